@@ -1,0 +1,6 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+export { default as SignIn } from './SignIn.svelte';
+export { default as SignOut } from './SignOut.svelte';
+export { signIn, signOut } from './client.js';
+export type { SignInOptions, SignOutOptions } from './client.js';
+export type { Session, User } from './types.js';

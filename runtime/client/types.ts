@@ -1,0 +1,22 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+/**
+ * The signed-in user as the app sees it (in `locals.auth()` and `page.data.session`).
+ * Every field is optional: callbacks decide what is exposed.
+ * @see spec/interface.md "User"
+ */
+export interface User {
+	id?: string;
+	name?: string | null;
+	email?: string | null;
+	image?: string | null;
+}
+
+/**
+ * What `event.locals.auth()` resolves to when someone is signed in.
+ * `expires` is an ISO 8601 date-time string (it crosses to the browser as JSON).
+ * @see spec/interface.md "Session"
+ */
+export interface Session {
+	expires: string;
+	user?: User;
+}
