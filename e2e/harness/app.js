@@ -1,0 +1,431 @@
+// @ts-check
+/**
+ * Drive a real SvelteKit app: copy a fixture, run the CLI on it, install, build, type-check,
+ * start (preview or dev) and remove it. Plain ESM + JSDoc so that tests, `scripts/demo.js`
+ * and `bench/` can import it without a build step.
+ *
+ * Every child process runs in its own process group with a time limit; nothing here waits
+ * forever, and servers listen on 127.0.0.1 only.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Absolute path of the create-auth repository. */
+export const repoRoot = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+/** Absolute path of `e2e/fixtures`. */
+export const fixturesDir = path.join(repoRoot, 'e2e', 'fixtures');
+/** Absolute path of the CLI entry (`bin/create-auth.js`, which imports `dist/cli.js`). */
+export const cliBin = path.join(repoRoot, 'bin', 'create-auth.js');
+
+const TEMP_PREFIX = 'create-auth-e2e-';
+
+/** @type {Set<string>} app folders made by copyFixture() in this process */
+const createdApps = new Set();
+
+/**
+ * @typedef {object} RunResult
+ * @property {number} exitCode  exit code (128 + signal number when killed by a signal, e.g. on timeout)
+ * @property {string} stdout
+ * @property {string} stderr
+ * @property {boolean} timedOut
+ * @property {number} durationMs
+ */
+
+/**
+ * The environment children get: ours, minus what `npm run`/`npm test` injects (`npm_*`,
+ * `INIT_CWD`), so that an app's own npm and the CLI's package-manager detection behave as in
+ * a user's shell; plus `extra`.
+ * @param {Record<string, string | undefined>} [extra]
+ * @returns {NodeJS.ProcessEnv}
+ */
+export function cleanEnv(extra = {}) {
+	/** @type {NodeJS.ProcessEnv} */
+	const env = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^npm_/i.test(key) || key === 'INIT_CWD') continue;
+		env[key] = value;
+	}
+	env.NPM_CONFIG_UPDATE_NOTIFIER = 'false';
+	for (const [key, value] of Object.entries(extra)) {
+		if (value === undefined) delete env[key];
+		else env[key] = value;
+	}
+	return env;
+}
+
+/** @type {Set<import('node:child_process').ChildProcess>} live process groups, killed if we exit */
+const liveGroups = new Set();
+let exitHookInstalled = false;
+function installExitHook() {
+	if (exitHookInstalled) return;
+	exitHookInstalled = true;
+	process.on('exit', () => {
+		for (const child of liveGroups) killGroup(child, 'SIGKILL');
+	});
+}
+
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {NodeJS.Signals} signal
+ */
+function killGroup(child, signal) {
+	if (child.pid === undefined) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		try {
+			child.kill(signal);
+		} catch {
+			/* already gone */
+		}
+	}
+}
+
+/**
+ * Run a command to completion in its own process group. Never throws for a non-zero exit;
+ * rejects only if the command cannot be started. On timeout the whole group gets SIGTERM,
+ * then SIGKILL 5 s later.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd: string, env?: Record<string, string | undefined>, timeout?: number }} options
+ * @returns {Promise<RunResult>}
+ */
+export function run(command, args, { cwd, env, timeout = 600_000 }) {
+	installExitHook();
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, {
+			cwd,
+			env: cleanEnv(env),
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true
+		});
+		liveGroups.add(child);
+		let stdout = '';
+		let stderr = '';
+		let timedOut = false;
+		child.stdout?.setEncoding('utf8').on('data', (d) => (stdout += d));
+		child.stderr?.setEncoding('utf8').on('data', (d) => (stderr += d));
+		/** @type {NodeJS.Timeout | undefined} */
+		let killTimer;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killGroup(child, 'SIGTERM');
+			killTimer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
+		}, timeout);
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			clearTimeout(killTimer);
+			liveGroups.delete(child);
+			reject(new Error(`cannot run ${command}: ${error.message}`, { cause: error }));
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			clearTimeout(killTimer);
+			liveGroups.delete(child);
+			const exitCode = code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0);
+			if (timedOut) stderr += `\n[harness] ${command} ${args.join(' ')} timed out after ${timeout} ms\n`;
+			resolve({ exitCode, stdout, stderr, timedOut, durationMs: Date.now() - started });
+		});
+	});
+}
+
+/**
+ * @param {string} what
+ * @param {RunResult} result
+ */
+function failure(what, result) {
+	const tail = (/** @type {string} */ s) => s.split('\n').slice(-60).join('\n');
+	return new Error(
+		`${what} failed (exit ${result.exitCode}${result.timedOut ? ', timed out' : ''})\n` +
+			`--- stdout (tail) ---\n${tail(result.stdout)}\n--- stderr (tail) ---\n${tail(result.stderr)}`
+	);
+}
+
+/**
+ * Copy `e2e/fixtures/<name>` into a new folder and return its absolute path: by default a new
+ * temp folder `<os.tmpdir()>/create-auth-e2e-XXXXXX`; with `dest`, that folder (which must not
+ * exist or be empty). `node_modules` and `.svelte-kit` are never copied.
+ * @param {string} name  fixture folder name, e.g. `'kit2-ts'`
+ * @param {{ dest?: string }} [options]
+ * @returns {Promise<string>}
+ */
+export async function copyFixture(name, { dest } = {}) {
+	const source = path.join(fixturesDir, name);
+	if (!existsSync(path.join(source, 'package.json'))) {
+		throw new Error(`no fixture named ${JSON.stringify(name)} in ${fixturesDir}`);
+	}
+	let target;
+	if (dest) {
+		target = path.resolve(dest);
+		const entries = await fs.readdir(target).catch(() => /** @type {string[]} */ ([]));
+		if (entries.length > 0) throw new Error(`copyFixture: ${target} exists and is not empty`);
+		await fs.mkdir(target, { recursive: true });
+	} else {
+		target = await fs.mkdtemp(path.join(os.tmpdir(), TEMP_PREFIX));
+	}
+	await fs.cp(source, target, {
+		recursive: true,
+		errorOnExist: true,
+		force: false,
+		filter: (src) => !['node_modules', '.svelte-kit'].includes(path.basename(src))
+	});
+	createdApps.add(target);
+	return target;
+}
+
+/**
+ * Run the CLI (`node bin/create-auth.js ...args`) in `appDir`: stdin ignored (not a TTY),
+ * `CI=1`, `NO_COLOR=1` (override with `env`). Never throws on a non-zero exit.
+ * @param {string} appDir
+ * @param {string[]} args
+ * @param {{ env?: Record<string, string | undefined>, timeout?: number }} [options]
+ * @returns {Promise<RunResult>}
+ */
+export function runCli(appDir, args, { env = {}, timeout = 600_000 } = {}) {
+	return run(process.execPath, [cliBin, ...args], {
+		cwd: appDir,
+		env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined, ...env },
+		timeout
+	});
+}
+
+/**
+ * `npm install --no-audit --no-fund` in the app. Throws (with the output's tail) on failure.
+ * The first install of better-sqlite3 compiles from source, hence the 10-minute default.
+ * @param {string} appDir
+ * @param {{ timeout?: number, args?: string[] }} [options]
+ * @returns {Promise<RunResult>}
+ */
+export async function install(appDir, { timeout = 600_000, args = [] } = {}) {
+	const result = await run('npm', ['install', '--no-audit', '--no-fund', ...args], {
+		cwd: appDir,
+		timeout
+	});
+	if (result.exitCode !== 0) throw failure(`npm install in ${appDir}`, result);
+	return result;
+}
+
+/**
+ * @param {string} appDir
+ * @param {string} name
+ */
+function localBin(appDir, name) {
+	const bin = path.join(appDir, 'node_modules', '.bin', name);
+	if (!existsSync(bin)) {
+		throw new Error(`${bin} is missing: install the app's dependencies first (install(appDir))`);
+	}
+	return bin;
+}
+
+/**
+ * `vite build` with the app's own vite. Throws (with the output's tail) on failure.
+ * @param {string} appDir
+ * @param {{ timeout?: number, env?: Record<string, string | undefined> }} [options]
+ * @returns {Promise<RunResult>}
+ */
+export async function build(appDir, { timeout = 300_000, env } = {}) {
+	const result = await run(localBin(appDir, 'vite'), ['build'], { cwd: appDir, timeout, env });
+	if (result.exitCode !== 0) throw failure(`vite build in ${appDir}`, result);
+	return result;
+}
+
+/**
+ * @typedef {object} CheckDiagnostic
+ * @property {'ERROR' | 'WARNING'} type
+ * @property {string} file
+ * @property {number} line
+ * @property {number} column
+ * @property {string} message
+ */
+
+/**
+ * @typedef {object} CheckResult
+ * @property {number} exitCode  svelte-kit sync's if it failed, else svelte-check's
+ * @property {string} output  stdout + stderr of both steps
+ * @property {number | null} errors  from svelte-check's COMPLETED line (null if there is none)
+ * @property {number | null} warnings
+ * @property {number | null} files
+ * @property {number | null} filesWithProblems
+ * @property {CheckDiagnostic[]} diagnostics  the ERROR / WARNING lines, parsed
+ */
+
+/**
+ * `svelte-kit sync && svelte-check --tsconfig ./tsconfig.json --output machine`.
+ * Never throws for type errors: look at `errors` / `diagnostics`.
+ * @param {string} appDir
+ * @param {{ timeout?: number, tsconfig?: string }} [options]
+ * @returns {Promise<CheckResult>}
+ */
+export async function check(appDir, { timeout = 300_000, tsconfig = './tsconfig.json' } = {}) {
+	const sync = await run(localBin(appDir, 'svelte-kit'), ['sync'], { cwd: appDir, timeout });
+	let output = sync.stdout + sync.stderr;
+	if (sync.exitCode !== 0) {
+		return { exitCode: sync.exitCode, output, errors: null, warnings: null, files: null, filesWithProblems: null, diagnostics: [] };
+	}
+	const result = await run(
+		localBin(appDir, 'svelte-check'),
+		['--tsconfig', tsconfig, '--output', 'machine'],
+		{ cwd: appDir, timeout }
+	);
+	output += result.stdout + result.stderr;
+	return { exitCode: result.exitCode, output, ...parseSvelteCheck(result.stdout) };
+}
+
+/**
+ * Parse svelte-check's `--output machine` text.
+ * @param {string} text
+ */
+export function parseSvelteCheck(text) {
+	/** @type {CheckDiagnostic[]} */
+	const diagnostics = [];
+	/** @type {{ errors: number | null, warnings: number | null, files: number | null, filesWithProblems: number | null }} */
+	const counts = { errors: null, warnings: null, files: null, filesWithProblems: null };
+	for (const line of text.split('\n')) {
+		const diag = /^\d+ (ERROR|WARNING) ("(?:[^"\\]|\\.)*") (\d+):(\d+) ("(?:[^"\\]|\\.)*")/.exec(line);
+		if (diag) {
+			diagnostics.push({
+				type: /** @type {'ERROR' | 'WARNING'} */ (diag[1]),
+				file: JSON.parse(/** @type {string} */ (diag[2])),
+				line: Number(diag[3]),
+				column: Number(diag[4]),
+				message: JSON.parse(/** @type {string} */ (diag[5]))
+			});
+			continue;
+		}
+		const done = /^\d+ COMPLETED (\d+) FILES (\d+) ERRORS (\d+) WARNINGS(?: (\d+) FILES_WITH_PROBLEMS)?/.exec(line);
+		if (done) {
+			counts.files = Number(done[1]);
+			counts.errors = Number(done[2]);
+			counts.warnings = Number(done[3]);
+			counts.filesWithProblems = done[4] === undefined ? null : Number(done[4]);
+		}
+	}
+	return { ...counts, diagnostics };
+}
+
+/**
+ * A TCP port that was free on 127.0.0.1 a moment ago (listen on port 0, read it, close).
+ * @returns {Promise<number>}
+ */
+export function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
+		});
+	});
+}
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * @typedef {object} Server
+ * @property {string} url  e.g. `http://127.0.0.1:41234` (no trailing slash)
+ * @property {number} port
+ * @property {number | undefined} pid  the process group id
+ * @property {() => Promise<void>} stop  kill the whole process group and wait for it to exit
+ * @property {() => string} output  everything the server printed so far (stdout + stderr)
+ */
+
+/**
+ * Start the app with its own vite: `vite preview` (needs build() first) or `vite dev`, on
+ * 127.0.0.1 and a free port (or `port`), `--strictPort`. Resolves once `GET /` gets any HTTP
+ * answer (redirects are not followed); rejects, after stopping the server, if it exits first
+ * or does not answer within `timeout` (polls every 200 ms).
+ * @param {string} appDir
+ * @param {{ mode?: 'preview' | 'dev', port?: number, timeout?: number, env?: Record<string, string | undefined> }} [options]
+ * @returns {Promise<Server>}
+ */
+export async function start(appDir, { mode = 'preview', port, timeout = 60_000, env } = {}) {
+	installExitHook();
+	const chosenPort = port ?? (await freePort());
+	const args = [mode === 'dev' ? 'dev' : 'preview', '--host', '127.0.0.1', '--port', String(chosenPort), '--strictPort'];
+	const child = spawn(localBin(appDir, 'vite'), args, {
+		cwd: appDir,
+		env: cleanEnv(env),
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true
+	});
+	liveGroups.add(child);
+	let output = '';
+	child.stdout?.setEncoding('utf8').on('data', (d) => (output += d));
+	child.stderr?.setEncoding('utf8').on('data', (d) => (output += d));
+	/** @type {{ code: number | null, signal: NodeJS.Signals | null } | null} */
+	let exited = null;
+	/** @type {Error | null} */
+	let spawnError = null;
+	const exitedPromise = new Promise((resolve) => {
+		child.on('error', (error) => {
+			spawnError = error;
+			exited ??= { code: null, signal: null };
+			resolve(undefined);
+		});
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			liveGroups.delete(child);
+			resolve(undefined);
+		});
+	});
+
+	const stop = async () => {
+		if (exited) return;
+		killGroup(child, 'SIGTERM');
+		const gone = await Promise.race([exitedPromise.then(() => true), sleep(5_000).then(() => false)]);
+		if (!gone) {
+			killGroup(child, 'SIGKILL');
+			await Promise.race([exitedPromise, sleep(2_000)]);
+		}
+		// vite may leave children (esbuild) in the group: make sure the group is gone.
+		killGroup(child, 'SIGKILL');
+		liveGroups.delete(child);
+	};
+
+	const url = `http://127.0.0.1:${chosenPort}`;
+	const deadline = Date.now() + timeout;
+	const maxAttempts = Math.ceil(timeout / 200) + 1;
+	for (let attempt = 0; attempt < maxAttempts && Date.now() < deadline; attempt++) {
+		if (exited) break;
+		try {
+			const response = await fetch(`${url}/`, { redirect: 'manual', signal: AbortSignal.timeout(2_000) });
+			await response.body?.cancel();
+			return { url, port: chosenPort, pid: child.pid, stop, output: () => output };
+		} catch {
+			await sleep(200);
+		}
+	}
+	await stop();
+	const why = spawnError
+		? `could not be started: ${/** @type {Error} */ (spawnError).message}`
+		: exited
+			? `exited early (${JSON.stringify(exited)})`
+			: `did not answer GET / within ${timeout} ms`;
+	throw new Error(`vite ${args.join(' ')} in ${appDir} ${why}\n--- output ---\n${output}`);
+}
+
+/**
+ * Delete an app folder. Refuses anything that copyFixture() did not create in this process,
+ * unless it is a `create-auth-e2e-*` folder directly under os.tmpdir().
+ * @param {string} appDir
+ * @returns {Promise<void>}
+ */
+export async function removeApp(appDir) {
+	const target = path.resolve(appDir);
+	const isOurTemp =
+		path.dirname(target) === path.resolve(os.tmpdir()) && path.basename(target).startsWith(TEMP_PREFIX);
+	if (!createdApps.has(target) && !isOurTemp) {
+		throw new Error(`removeApp: refusing to delete ${target} (not made by copyFixture)`);
+	}
+	await fs.rm(target, { recursive: true, force: true, maxRetries: 3 });
+	createdApps.delete(target);
+}

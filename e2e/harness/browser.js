@@ -1,0 +1,108 @@
+// @ts-check
+/**
+ * Debian's Chromium (/usr/bin/chromium, installed by scripts/setup.sh) driven by playwright-core.
+ * Each launch gets a fresh temporary profile: playwright-core's `chromium.launch()` creates its
+ * own temp `--user-data-dir` and deletes it on close (passing `--user-data-dir` in `args` is
+ * refused by playwright), and every context is an isolated incognito-like session.
+ */
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-sync'
+];
+
+/**
+ * @typedef {object} LaunchOptions
+ * @property {boolean} [javaScriptEnabled]  for the default context (default true); false = a no-JS browser
+ * @property {string} [baseURL]  lets `page.goto('/signin')` work; for the default context
+ * @property {number} [timeout]  default action/navigation timeout in ms (default 15 000)
+ */
+
+/**
+ * @typedef {object} Browser
+ * @property {import('playwright-core').Browser} browser
+ * @property {import('playwright-core').BrowserContext} context  the default context
+ * @property {() => Promise<import('playwright-core').Page>} newPage  a page in the default context
+ * @property {(options?: import('playwright-core').BrowserContextOptions) => Promise<import('playwright-core').BrowserContext>} newContext
+ *   another isolated context (own cookies), e.g. `{ javaScriptEnabled: false }` or a second user;
+ *   gets the same default timeout and baseURL unless given
+ * @property {() => Promise<void>} close  closes every context and the browser (and deletes the profile)
+ */
+
+/**
+ * Launch headless Chromium.
+ * @param {LaunchOptions} [options]
+ * @returns {Promise<Browser>}
+ */
+export async function launchBrowser({ javaScriptEnabled = true, baseURL, timeout = 15_000 } = {}) {
+	if (!existsSync(CHROMIUM_PATH)) {
+		throw new Error(`${CHROMIUM_PATH} is missing: run \`bash scripts/setup.sh\` (installs Debian's chromium)`);
+	}
+	const browser = await chromium.launch({
+		executablePath: CHROMIUM_PATH,
+		headless: true,
+		args: CHROMIUM_ARGS,
+		timeout: 60_000
+	});
+	/** @param {import('playwright-core').BrowserContextOptions} [contextOptions] */
+	const newContext = async (contextOptions = {}) => {
+		const context = await browser.newContext({ baseURL, ...contextOptions });
+		context.setDefaultTimeout(timeout);
+		context.setDefaultNavigationTimeout(timeout);
+		return context;
+	};
+	let context;
+	try {
+		context = await newContext({ javaScriptEnabled });
+	} catch (error) {
+		await browser.close().catch(() => {});
+		throw error;
+	}
+	return {
+		browser,
+		context,
+		newPage: () => context.newPage(),
+		newContext,
+		close: async () => {
+			await browser.close().catch(() => {});
+		}
+	};
+}
+
+/**
+ * Give a page a virtual WebAuthn authenticator (CTAP2, internal, resident keys, user verified,
+ * auto presence) through the Chrome DevTools Protocol. Returns its id and a function that
+ * lists its credentials.
+ * @param {import('playwright-core').Page} page
+ * @param {Record<string, unknown>} [options]  overrides for `WebAuthn.addVirtualAuthenticator`'s options
+ */
+export async function addVirtualAuthenticator(page, options = {}) {
+	const cdp = await page.context().newCDPSession(page);
+	await cdp.send('WebAuthn.enable', { enableUI: false });
+	const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+		options: {
+			protocol: 'ctap2',
+			transport: 'internal',
+			hasResidentKey: true,
+			hasUserVerification: true,
+			isUserVerified: true,
+			automaticPresenceSimulation: true,
+			...options
+		}
+	});
+	return {
+		authenticatorId,
+		cdp,
+		credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials
+	};
+}
