@@ -1,0 +1,109 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+/**
+ * The adapter contract: every method is optional; the runtime calls only what a flow needs.
+ * Dates are `Date` objects; `expires_at` is epoch seconds.
+ * @see spec/interface.md "Adapter records" and "Adapter methods"
+ */
+
+/** Awaitable value: T or a promise of T. */
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/** A user row. `emailVerified` is null until the first email sign-in. */
+export interface AdapterUser {
+	id: string;
+	email: string;
+	emailVerified: Date | null;
+	name?: string | null;
+	image?: string | null;
+}
+
+/**
+ * How an account signs in. The spec lists `oauth`, `oidc`, `email`, `webauthn`; we add
+ * `credentials` for password accounts created by `registerWithPassword` (their
+ * `providerAccountId` is the normalized email and they carry `password_hash`).
+ */
+export type AdapterAccountType = 'oauth' | 'oidc' | 'email' | 'webauthn' | 'credentials';
+
+/** A JSON value, for the extra fields an account may carry. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** A linked account. OAuth fields are snake_case, as the provider sends them. */
+export interface AdapterAccount {
+	userId: string;
+	type: AdapterAccountType;
+	provider: string;
+	providerAccountId: string;
+	access_token?: string;
+	refresh_token?: string;
+	id_token?: string;
+	scope?: string;
+	/** Always lowercase. */
+	token_type?: string;
+	expires_in?: number;
+	/** Epoch seconds at which `access_token` expires. */
+	expires_at?: number;
+	session_state?: string;
+	/** Password accounts only: `scrypt$N$r$p$salt$hash` (see `passwords.ts`). */
+	password_hash?: string;
+	[key: string]: JsonValue | undefined;
+}
+
+/** A `database`-strategy session. `expires` is absolute. */
+export interface AdapterSession {
+	sessionToken: string;
+	userId: string;
+	expires: Date;
+}
+
+/** A one-time email sign-in token (`token` is stored hashed). */
+export interface VerificationToken {
+	identifier: string;
+	token: string;
+	expires: Date;
+}
+
+/** A WebAuthn credential. Keys are base64; `transports` is comma-joined or null. */
+export interface AdapterAuthenticator {
+	credentialID: string;
+	credentialPublicKey: string;
+	counter: number;
+	credentialDeviceType: string;
+	credentialBackedUp: boolean;
+	transports?: string | null;
+	providerAccountId: string;
+	userId: string;
+}
+
+/** Identifies an account across providers. */
+export type ProviderAccount = Pick<AdapterAccount, 'provider' | 'providerAccountId'>;
+
+/** The data-layer contract. Each method follows the rules of the spec's table. */
+export interface Adapter {
+	createUser?(user: AdapterUser): Awaitable<AdapterUser>;
+	getUser?(id: string): Awaitable<AdapterUser | null>;
+	getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
+	getUserByAccount?(account: ProviderAccount): Awaitable<AdapterUser | null>;
+	updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Awaitable<AdapterUser>;
+	deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>;
+	linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>;
+	unlinkAccount?(account: ProviderAccount): Awaitable<AdapterAccount | undefined | void>;
+	/** Returns null when absent. */
+	getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>;
+	createSession?(session: AdapterSession): Awaitable<AdapterSession>;
+	getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
+	updateSession?(
+		session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>
+	): Awaitable<AdapterSession | null | undefined>;
+	deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
+	createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>;
+	/** Returns the token and deletes it (use once); null when absent or expired. */
+	useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
+	/** Throws on failure. */
+	createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>;
+	/** Returns null when absent. */
+	getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>;
+	/** Empty array for an unknown user; throws on other failure. */
+	listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>;
+	/** Throws on failure (including an unknown credential). */
+	updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>;
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { SQLiteAdapter } from './adapters/sqlite.js';
+import { authorizeWithPassword, hashPassword, registerWithPassword, verifyPassword } from './passwords.js';
+
+vi.setConfig({ testTimeout: 20_000 });
+const dir = mkdtempSync(join(tmpdir(), 'create-auth-passwords-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const freshAdapter = () => SQLiteAdapter({ filename: join(dir, `${files++}.sqlite`) });
+
+describe('hashPassword / verifyPassword', async () => {
+	const hash = await hashPassword('correct horse battery');
+
+	it('produces a self-describing scrypt string with OWASP parameters and a random salt', async () => {
+		expect(hash).toMatch(/^scrypt\$131072\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+		expect(await hashPassword('correct horse battery')).not.toBe(hash);
+	});
+
+	it('accepts the right password and rejects a wrong one', async () => {
+		expect(await verifyPassword('correct horse battery', hash)).toBe(true);
+		expect(await verifyPassword('correct horse batterY', hash)).toBe(false);
+	});
+
+	const [, , , , salt, key] = hash.split('$');
+	it.each([
+		['an empty string', ''],
+		['another scheme', hash.replace('scrypt', 'bcrypt')],
+		['a missing part', `scrypt$131072$8$1$${salt}`],
+		['N not a power of two', `scrypt$131071$8$1$${salt}$${key}`],
+		['N too large', `scrypt$2097152$8$1$${salt}$${key}`],
+		['r = 0', `scrypt$131072$0$1$${salt}$${key}`],
+		['p too large', `scrypt$131072$8$99$${salt}$${key}`],
+		['a non-numeric cost', `scrypt$1e5$8$1$${salt}$${key}`],
+		['a short salt', `scrypt$131072$8$1$AAAA$${key}`],
+		['a truncated hash', `scrypt$131072$8$1$${salt}$${key!.slice(0, 20)}`]
+	])('returns false, without throwing, for a stored hash with %s', async (_, stored) => {
+		expect(await verifyPassword('correct horse battery', stored)).toBe(false);
+	});
+});
+
+describe('registerWithPassword', () => {
+	it('creates a user and a credentials account holding the hash, email normalized', async () => {
+		const adapter = freshAdapter();
+		const result = await registerWithPassword(adapter, { email: '  Alice@Example.COM ', password: 'long enough' });
+		expect(result).toMatchObject({ ok: true, user: { email: 'alice@example.com', emailVerified: null, name: null, image: null } });
+		if (!result.ok) return;
+		const account = adapter.getAccount('alice@example.com', 'credentials');
+		expect(account).toMatchObject({ userId: result.user.id, type: 'credentials', provider: 'credentials' });
+		expect(await verifyPassword('long enough', account!.password_hash!)).toBe(true);
+	});
+
+	it.each([
+		['a missing email', { email: null, password: 'long enough' }, 'InvalidEmail'],
+		['a file instead of an email', { email: new File([], 'x'), password: 'long enough' }, 'InvalidEmail'],
+		['an email without a domain dot', { email: 'alice@localhost', password: 'long enough' }, 'InvalidEmail'],
+		['an email with spaces inside', { email: 'al ice@example.com', password: 'long enough' }, 'InvalidEmail'],
+		['a missing password', { email: 'a@example.com', password: null }, 'PasswordTooShort'],
+		['a 7-character password', { email: 'a@example.com', password: '1234567' }, 'PasswordTooShort'],
+		['a 1025-character password', { email: 'a@example.com', password: 'x'.repeat(1025) }, 'PasswordTooLong']
+	])('refuses %s with a stable code and a message', async (_, input, code) => {
+		const adapter = freshAdapter();
+		const result = await registerWithPassword(adapter, input);
+		expect(result).toMatchObject({ ok: false, code, message: expect.any(String) });
+		expect(adapter.getUserByEmail('a@example.com')).toBeNull();
+	});
+
+	it('refuses an email that is already registered, whatever its case', async () => {
+		const adapter = freshAdapter();
+		await registerWithPassword(adapter, { email: 'a@example.com', password: 'long enough' });
+		expect(await registerWithPassword(adapter, { email: 'A@example.com', password: 'other password' })).toMatchObject({
+			ok: false,
+			code: 'EmailInUse'
+		});
+	});
+
+	it('removes the new user again when linking the account fails', async () => {
+		const adapter = freshAdapter();
+		const failing = { ...adapter, linkAccount: () => Promise.reject(new Error('disk full')) };
+		await expect(registerWithPassword(failing, { email: 'a@example.com', password: 'long enough' })).rejects.toThrow('disk full');
+		expect(adapter.getUserByEmail('a@example.com')).toBeNull();
+	});
+});
+
+describe('authorizeWithPassword', async () => {
+	const adapter = freshAdapter();
+	const registered = await registerWithPassword(adapter, { email: 'bob@example.com', password: 'bob password' });
+
+	it('returns the user for the right email (any case) and password', async () => {
+		expect(registered.ok).toBe(true);
+		const user = await authorizeWithPassword(adapter, { email: ' BOB@example.com', password: 'bob password' });
+		expect(user).toEqual({ id: registered.ok && registered.user.id, email: 'bob@example.com', name: null, image: null });
+	});
+
+	it.each([
+		['a wrong password', { email: 'bob@example.com', password: 'wrong password' }],
+		['an unknown email', { email: 'carol@example.com', password: 'bob password' }],
+		['no fields', {}],
+		['non-string fields', { email: ['bob@example.com'], password: 42 }]
+	])('returns null for %s', async (_, credentials) => {
+		expect(await authorizeWithPassword(adapter, credentials)).toBeNull();
+	});
+
+	it('still runs a full scrypt verification when the email is unknown', async () => {
+		const getUser = vi.fn(adapter.getUser);
+		const started = performance.now();
+		await authorizeWithPassword({ ...adapter, getUser }, { email: 'nobody@example.com', password: 'whatever1' });
+		expect(performance.now() - started).toBeGreaterThan(50);
+		expect(getUser).not.toHaveBeenCalled();
+	});
+});

@@ -1,0 +1,133 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { User } from '$lib/auth';
+import type { Adapter, AdapterUser } from './adapters/types.js';
+
+/** OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1. */
+const COST = { N: 2 ** 17, r: 8, p: 1 } as const;
+const SALT_BYTES = 16;
+const KEY_BYTES = 32;
+/** Upper bounds accepted from a stored hash, so a tampered row cannot make us burn memory. */
+const MAX = { N: 2 ** 20, r: 16, p: 4 } as const;
+const PASSWORD_LENGTH = { min: 8, max: 1024 } as const;
+/** Verified against when no account exists, so the response time does not reveal that. */
+const DUMMY_HASH = 'scrypt$131072$8$1$OoTck3Tn8Zh8UIa3iAnJtw$x2kh6rLUl_pB5zPEHxXd6E5n8HDEQpYxi3vw4KBM00I';
+const PROVIDER = 'credentials';
+
+function derive(password: string, salt: Buffer, options: { N: number; r: number; p: number }): Promise<Buffer> {
+	// scrypt needs 128 * N * r bytes; Node's default maxmem (32 MiB) is below OWASP's cost.
+	const scryptOptions: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
+	return new Promise((resolve, reject) =>
+		scrypt(password.normalize('NFC'), salt, KEY_BYTES, scryptOptions, (err, key) => (err ? reject(err) : resolve(key)))
+	);
+}
+
+/**
+ * Hashes a password with scrypt (N=2^17, r=8, p=1, 16-byte random salt, 32-byte key).
+ * Returns the self-describing `scrypt$<N>$<r>$<p>$<salt b64url>$<hash b64url>`. Takes ~0.3 s
+ * and 128 MiB by design.
+ * @see https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html#scrypt
+ */
+export async function hashPassword(password: string): Promise<string> {
+	const salt = randomBytes(SALT_BYTES);
+	const key = await derive(password, salt, COST);
+	return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/**
+ * Checks a password against a hash from {@link hashPassword}, in constant time. A malformed
+ * hash, or one with parameters out of bounds, gives `false`; never throws.
+ */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+	const parts = stored.split('$');
+	if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+	const [N, r, p] = parts.slice(1, 4).map((part) => (/^[1-9]\d{0,7}$/.test(part ?? '') ? Number(part) : 0)) as [number, number, number];
+	const powerOfTwo = N > 1 && (N & (N - 1)) === 0;
+	if (!powerOfTwo || N > MAX.N || r < 1 || r > MAX.r || p < 1 || p > MAX.p) return false;
+	const salt = Buffer.from(parts[4]!, 'base64url');
+	const expected = Buffer.from(parts[5]!, 'base64url');
+	if (salt.length < SALT_BYTES || expected.length !== KEY_BYTES) return false;
+	try {
+		return timingSafeEqual(await derive(password, salt, { N, r, p }), expected);
+	} catch {
+		return false;
+	}
+}
+
+/** Lowercased, trimmed email. */
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+const isEmail = (email: string) => email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+
+/** Why {@link registerWithPassword} refused; stable values for the sign-up page. */
+export type RegisterErrorCode = 'InvalidEmail' | 'PasswordTooShort' | 'PasswordTooLong' | 'EmailInUse';
+
+/** Result of {@link registerWithPassword}. `message` is safe to show to the user. */
+export type RegisterResult =
+	| { ok: true; user: AdapterUser }
+	| { ok: false; code: RegisterErrorCode; message: string };
+
+/** The adapter methods that sign-up needs. */
+export type RegisterAdapter = Required<Pick<Adapter, 'getUserByEmail' | 'createUser' | 'linkAccount'>> &
+	Pick<Adapter, 'deleteUser'>;
+
+/** The adapter methods that password sign-in needs. */
+export type AuthorizeAdapter = Required<Pick<Adapter, 'getAccount' | 'getUser'>>;
+
+const refuse = (code: RegisterErrorCode, message: string): RegisterResult => ({ ok: false, code, message });
+
+/**
+ * Creates a user and a `credentials` account holding the password hash. Inputs are raw form
+ * values (`FormDataEntryValue | null`). Bad input is returned as `{ ok: false, code }`, never
+ * thrown; adapter failures do throw. Email is trimmed and lowercased; password is 8..1024
+ * characters. If linking the account fails, the new user is deleted again when the adapter can.
+ */
+export async function registerWithPassword(
+	adapter: RegisterAdapter,
+	input: { email: unknown; password: unknown }
+): Promise<RegisterResult> {
+	const email = typeof input.email === 'string' ? normalizeEmail(input.email) : '';
+	if (!isEmail(email)) return refuse('InvalidEmail', 'Enter a valid email address.');
+	const password = typeof input.password === 'string' ? input.password : '';
+	const length = [...password].length;
+	if (length < PASSWORD_LENGTH.min) return refuse('PasswordTooShort', `Use at least ${PASSWORD_LENGTH.min} characters.`);
+	if (length > PASSWORD_LENGTH.max) return refuse('PasswordTooLong', `Use at most ${PASSWORD_LENGTH.max} characters.`);
+	const emailInUse = () => refuse('EmailInUse', 'An account with this email already exists.');
+	if (await adapter.getUserByEmail(email)) return emailInUse();
+
+	const password_hash = await hashPassword(password);
+	let user: AdapterUser;
+	try {
+		user = await adapter.createUser({ id: randomUUID(), email, emailVerified: null, name: null, image: null });
+	} catch (err) {
+		// Lost a race with a concurrent sign-up for the same email (unique constraint).
+		if (await adapter.getUserByEmail(email)) return emailInUse();
+		throw err;
+	}
+	try {
+		await adapter.linkAccount({ userId: user.id, type: PROVIDER, provider: PROVIDER, providerAccountId: email, password_hash });
+	} catch (err) {
+		await adapter.deleteUser?.(user.id);
+		throw err;
+	}
+	return { ok: true, user };
+}
+
+/**
+ * The `authorize` of a Credentials provider backed by {@link registerWithPassword}'s accounts.
+ * Returns `{ id, email, name, image }` or null; null never says whether the email or the
+ * password was wrong, and takes as long either way (a dummy hash is checked when there is
+ * no account).
+ */
+export async function authorizeWithPassword(
+	adapter: AuthorizeAdapter,
+	credentials: Partial<Record<string, unknown>>
+): Promise<User | null> {
+	const email = typeof credentials.email === 'string' ? normalizeEmail(credentials.email) : '';
+	const password = typeof credentials.password === 'string' ? credentials.password : '';
+	const account = email ? await adapter.getAccount(email, PROVIDER) : null;
+	const hash = typeof account?.password_hash === 'string' ? account.password_hash : DUMMY_HASH;
+	const valid = (await verifyPassword(password, hash)) && account !== null && hash !== DUMMY_HASH;
+	const user = valid ? await adapter.getUser(account.userId) : null;
+	return user && { id: user.id, email: user.email, name: user.name ?? null, image: user.image ?? null };
+}

@@ -1,0 +1,16 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { CredentialsConfig } from './types.js';
+
+/** Options of {@link Credentials}: the config without `type`, with `id` and `name` optional. */
+export type CredentialsOptions<C extends string> = Omit<CredentialsConfig<C>, 'type' | 'id' | 'name'> &
+	Partial<Pick<CredentialsConfig<C>, 'id' | 'name'>>;
+
+/**
+ * The `credentials` provider: sign-in with fields checked by your `authorize()`.
+ * Defaults: `id` `credentials`, `name` `Credentials`. Always uses the session strategy of
+ * the config; the user returned by `authorize()` is what the session holds.
+ * @see spec/interface.md "Authentication" rule 7
+ */
+export default function Credentials<C extends string = string>(options: CredentialsOptions<C>): CredentialsConfig<C> {
+	return { id: 'credentials', name: 'Credentials', ...options, type: 'credentials' };
+}
