@@ -1,0 +1,89 @@
+import { CliError } from './errors.js';
+import { findProvider, PROVIDERS } from './providers/index.js';
+
+/** Session strategies of the spec; `database` arrives with the database-session issue. */
+export const STRATEGIES = ['jwt'] as const;
+/** Adapter ids; `sqlite` is the embedded default (better-sqlite3, no server needed). */
+export const ADAPTERS = ['sqlite'] as const;
+
+export type Strategy = (typeof STRATEGIES)[number];
+export type AdapterId = (typeof ADAPTERS)[number];
+
+/** The user's choices: what the CLI asks, what the manifest records, what the plan renders. */
+export interface Answers {
+	/** Provider ids in the order given, without duplicates. */
+	providers: string[];
+	strategy: Strategy;
+	adapter: AdapterId;
+	/** Path prefixes guarded by the authorization handle: leading `/`, no trailing `/`. */
+	protect: string[];
+}
+
+/** Used for anything not given under `--yes` or without a TTY. */
+export const DEFAULT_ANSWERS: Answers = {
+	providers: ['credentials'],
+	strategy: 'jwt',
+	adapter: 'sqlite',
+	protect: ['/account']
+};
+
+/** Pages the CLI generates; a protected prefix covering them would loop on the redirect. */
+const AUTH_PAGES = ['/signin', '/signup', '/signout'];
+
+/** Splits a comma list (`"a, b,,c"` → `['a', 'b', 'c']`), keeping first occurrences only. */
+export function splitList(value: string): string[] {
+	return [...new Set(value.split(',').map((item) => item.trim()).filter(Boolean))];
+}
+
+/**
+ * Checks and normalises answers from flags or prompts.
+ *
+ * @throws {CliError} `E_UNKNOWN_PROVIDER` (unknown id or empty list),
+ *   `E_UNSUPPORTED_STRATEGY`, `E_UNKNOWN_ADAPTER`, `E_INVALID_PROTECT` (a prefix without a
+ *   leading `/`, `/` itself, or one that would cover the sign-in pages)
+ */
+export function validateAnswers(answers: Answers): Answers {
+	const known = PROVIDERS.map((provider) => provider.id).join(', ');
+	if (answers.providers.length === 0) {
+		throw new CliError('E_UNKNOWN_PROVIDER', 'Choose at least one provider.', `Known providers: ${known}.`);
+	}
+	for (const id of answers.providers) {
+		if (!findProvider(id)) {
+			throw new CliError('E_UNKNOWN_PROVIDER', `Unknown provider "${id}".`, `Known providers: ${known}.`);
+		}
+	}
+	if (!(STRATEGIES as readonly string[]).includes(answers.strategy)) {
+		throw new CliError(
+			'E_UNSUPPORTED_STRATEGY',
+			`Unsupported session strategy "${answers.strategy}".`,
+			`Supported: ${STRATEGIES.join(', ')}.`
+		);
+	}
+	if (!(ADAPTERS as readonly string[]).includes(answers.adapter)) {
+		throw new CliError('E_UNKNOWN_ADAPTER', `Unknown adapter "${answers.adapter}".`, `Known adapters: ${ADAPTERS.join(', ')}.`);
+	}
+	return { ...answers, protect: answers.protect.map(normalizePrefix) };
+}
+
+function normalizePrefix(prefix: string): string {
+	const trimmed = prefix.replace(/\/+$/, '');
+	const invalid = (why: string) =>
+		new CliError('E_INVALID_PROTECT', `Cannot protect "${prefix}": ${why}.`, 'Give path prefixes such as /account,/admin.');
+	if (!prefix.startsWith('/')) throw invalid('a path prefix starts with "/"');
+	if (trimmed === '') throw invalid('it would cover the sign-in page too; guard pages one by one instead');
+	if (/[?#\s]/.test(trimmed)) throw invalid('a path prefix has no query, fragment or spaces');
+	const covered = AUTH_PAGES.find((page) => page === trimmed || page.startsWith(`${trimmed}/`));
+	if (covered) throw invalid(`it would cover ${covered}, which signed-out users must reach`);
+	return trimmed;
+}
+
+/** The one-line command that repeats these answers without prompts. */
+export function equivalentCommand(answers: Answers): string {
+	return [
+		'npx create-auth --yes',
+		`--providers ${answers.providers.join(',')}`,
+		`--strategy ${answers.strategy}`,
+		`--adapter ${answers.adapter}`,
+		`--protect ${answers.protect.join(',')}`
+	].join(' ');
+}

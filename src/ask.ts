@@ -1,0 +1,83 @@
+import * as prompts from '@clack/prompts';
+import { ADAPTERS, DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type Strategy } from './answers.js';
+import { CliError } from './errors.js';
+import { PROVIDERS } from './providers/index.js';
+
+/** Answers given as flags; anything undefined is asked (or defaulted without a TTY). */
+export interface GivenAnswers {
+	providers?: string;
+	strategy?: string;
+	adapter?: string;
+	protect?: string;
+}
+
+/** Fills what the flags did not say with defaults, without prompting. */
+export function answersFromFlags(given: GivenAnswers): Answers {
+	return {
+		providers: given.providers === undefined ? DEFAULT_ANSWERS.providers : splitList(given.providers),
+		strategy: (given.strategy ?? DEFAULT_ANSWERS.strategy) as Strategy,
+		adapter: (given.adapter ?? DEFAULT_ANSWERS.adapter) as AdapterId,
+		protect: given.protect === undefined ? DEFAULT_ANSWERS.protect : splitList(given.protect)
+	};
+}
+
+/**
+ * Asks, with @clack/prompts, for every answer the flags did not give.
+ *
+ * @throws {CliError} `E_CANCELLED` when the user cancels a prompt (Ctrl-C / Esc); nothing has
+ *   been written at that point
+ */
+export async function askMissing(given: GivenAnswers): Promise<Answers> {
+	const defaults = answersFromFlags(given);
+	const providers =
+		given.providers !== undefined
+			? defaults.providers
+			: answered(
+					await prompts.multiselect({
+						message: 'Which sign-in methods?',
+						options: PROVIDERS.map((p) => ({ value: p.id, label: p.label, hint: p.hint })),
+						initialValues: DEFAULT_ANSWERS.providers,
+						required: true
+					})
+				);
+	const strategy =
+		given.strategy !== undefined
+			? defaults.strategy
+			: answered(
+					await prompts.select<Strategy>({
+						message: 'Session strategy?',
+						options: STRATEGIES.map((value) => ({ value, label: value, hint: 'encrypted cookie, no database read per request' })),
+						initialValue: DEFAULT_ANSWERS.strategy
+					})
+				);
+	const adapter =
+		given.adapter !== undefined
+			? defaults.adapter
+			: answered(
+					await prompts.select<AdapterId>({
+						message: 'Where do users and accounts live?',
+						options: ADAPTERS.map((value) => ({ value, label: value, hint: 'embedded, a file next to your app' })),
+						initialValue: DEFAULT_ANSWERS.adapter
+					})
+				);
+	const protect =
+		given.protect !== undefined
+			? defaults.protect
+			: splitList(
+					answered(
+						await prompts.text({
+							message: 'Which path prefixes need a signed-in user? (comma separated)',
+							initialValue: DEFAULT_ANSWERS.protect.join(','),
+							placeholder: '/account'
+						})
+					) ?? ''
+				);
+	return { providers, strategy, adapter, protect };
+}
+
+function answered<T>(value: T): Exclude<T, symbol> {
+	if (prompts.isCancel(value) || typeof value === 'symbol') {
+		throw new CliError('E_CANCELLED', 'Cancelled. Nothing was written.');
+	}
+	return value as Exclude<T, symbol>;
+}

@@ -1,0 +1,43 @@
+import { Command, CommanderError } from 'commander';
+import { init } from './commands/init.js';
+import { CliError } from './errors.js';
+
+/**
+ * Runs the CLI. The one place that turns errors into output and an exit code: a
+ * {@link CliError} prints its code and message (no stack trace) and exits 1; anything else is a
+ * bug and prints in full.
+ *
+ * @param argv `process.argv` shape: `[node, script, ...args]`
+ * @returns the exit code
+ */
+export async function main(argv: string[]): Promise<number> {
+	const program = new Command()
+		.name('create-auth')
+		.description('Add secure authentication to the SvelteKit app in the current folder.')
+		.version((await import('./assets.js').then((m) => m.loadToolPackage())).version)
+		.option('-C, --cwd <path>', 'the SvelteKit app to add auth to (default: the current folder)')
+		.option('--providers <ids>', 'sign-in providers, comma separated (credentials)')
+		.option('--strategy <strategy>', 'session strategy (jwt)')
+		.option('--adapter <id>', 'where users and accounts are stored (sqlite)')
+		.option('--protect <prefixes>', 'path prefixes that need a signed-in user, comma separated (default /account)')
+		.option('-y, --yes', 'use defaults for anything not given; never prompt')
+		.option('--no-install', 'write files but do not install dependencies')
+		.option('--dry-run', 'print what would be written; write nothing')
+		.exitOverride()
+		.action(async (options) => {
+			exitCode = await init(options);
+		});
+	let exitCode = 0;
+	try {
+		await program.parseAsync(argv);
+		return exitCode;
+	} catch (error) {
+		if (error instanceof CommanderError) return error.exitCode;
+		if (error instanceof CliError) {
+			process.stderr.write(`create-auth: ${error.message} [${error.code}]\n${error.hint ? `${error.hint}\n` : ''}`);
+			return error.code === 'E_CANCELLED' ? 130 : 1;
+		}
+		process.stderr.write(`create-auth: unexpected error, please report it:\n${(error as Error)?.stack ?? String(error)}\n`);
+		return 70;
+	}
+}

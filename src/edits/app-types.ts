@@ -1,0 +1,97 @@
+import MagicString from 'magic-string';
+import type { Comment, Statement, TSModuleBlock } from '@babel/types';
+import { endOfImports, parseModule } from './ast.js';
+import type { EditResult } from './hooks.js';
+
+const SESSION_IMPORT = "import type { Session } from '$lib/auth';";
+
+/** The members `src/app.d.ts` must declare, per `App` interface. */
+const MEMBERS = [
+	{ name: 'Locals', member: 'auth', line: 'auth(): Promise<Session | null>;' },
+	{ name: 'PageData', member: 'session', line: 'session: Session | null;' }
+] as const;
+
+/**
+ * Types `event.locals.auth()` and `page.data.session` in an existing `src/app.d.ts`: adds the
+ * `Session` type import and, inside `declare global { namespace App { … } }`, the `auth`
+ * member of `Locals` and the `session` member of `PageData`. An interface the file already has
+ * gets the member appended; a missing one replaces sv's placeholder comment
+ * (`// interface Locals {}`) or is added at the end of the namespace.
+ *
+ * Idempotent; members already present are left as they are. A file without an `App` namespace
+ * is not edited and the result carries the manual step.
+ */
+export function addAppTypes(source: string): EditResult {
+	const manual = `Declare in src/app.d.ts: ${SESSION_IMPORT} and, in namespace App, interface Locals { auth(): Promise<Session | null> } and interface PageData { session: Session | null }.`;
+	const ast = parseModule(source);
+	const app = ast && findAppNamespace(ast.program.body);
+	if (!ast || !app) return { content: source, pending: manual };
+
+	const edit = new MagicString(source);
+	const indent = indentOf(source, app.start!) || '\t\t';
+	let changed = false;
+	for (const { name, member, line } of MEMBERS) {
+		const existing = app.body.find(
+			(node) => node.type === 'TSInterfaceDeclaration' && node.id.name === name
+		);
+		if (existing?.type === 'TSInterfaceDeclaration') {
+			const has = existing.body.body.some(
+				(m) => (m.type === 'TSPropertySignature' || m.type === 'TSMethodSignature') && m.key.type === 'Identifier' && m.key.name === member
+			);
+			if (has) continue;
+			edit.appendLeft(existing.body.end! - 1, `${existing.body.body.length ? '' : '\n'}${indent}\t${line}\n${indent}`);
+			changed = true;
+			continue;
+		}
+		const declaration = `interface ${name} {\n${indent}\t${line}\n${indent}}`;
+		const placeholder = findPlaceholder(ast.comments ?? [], name, app);
+		if (placeholder) edit.overwrite(placeholder.start!, placeholder.end!, declaration);
+		else edit.appendLeft(app.end! - 1, `\t${declaration}\n${indent.slice(1)}`);
+		changed = true;
+	}
+	if (!changed) return { content: source };
+	if (!source.includes(SESSION_IMPORT)) {
+		const at = endOfImports(ast);
+		if (at === 0) {
+			// After sv's leading comment block, before `declare global`.
+			const first = ast.program.body[0]!;
+			edit.appendLeft(first.start!, `${SESSION_IMPORT}\n\n`);
+		} else edit.appendLeft(at, `\n${SESSION_IMPORT}`);
+	}
+	return { content: edit.toString() };
+}
+
+function findAppNamespace(body: Statement[]): TSModuleBlock | undefined {
+	for (const node of body) {
+		if (node.type !== 'TSModuleDeclaration' || node.body.type !== 'TSModuleBlock') continue;
+		if (node.id.type !== 'Identifier' || node.id.name !== 'global') continue;
+		for (const inner of node.body.body) {
+			if (
+				inner.type === 'TSModuleDeclaration' &&
+				inner.id.type === 'Identifier' &&
+				inner.id.name === 'App' &&
+				inner.body.type === 'TSModuleBlock'
+			) {
+				return inner.body;
+			}
+		}
+	}
+	return undefined;
+}
+
+/** sv's `// interface Locals {}` line inside the App namespace, if the user left it. */
+function findPlaceholder(comments: Comment[], name: string, app: TSModuleBlock): Comment | undefined {
+	return comments.find(
+		(c) =>
+			c.type === 'CommentLine' &&
+			c.start! > app.start! &&
+			c.end! < app.end! &&
+			c.value.trim().replace(/\s+/g, ' ') === `interface ${name} {}`
+	);
+}
+
+/** Indentation of the members of the block starting at `blockStart` (the line after `{`). */
+function indentOf(source: string, blockStart: number): string {
+	const lineStart = source.indexOf('\n', blockStart) + 1;
+	return /^[ \t]*/.exec(source.slice(lineStart))?.[0] ?? '';
+}

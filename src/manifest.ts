@@ -1,0 +1,56 @@
+import type { Answers } from './answers.js';
+
+/** Where the manifest lives in the app (committed with the app: regenerate needs it). */
+export const MANIFEST_PATH = '.create-auth/manifest.json';
+
+/**
+ * How a generated file is owned, per DESIGN.md: `managed` (the tool's, replaced on
+ * regenerate), `merge` (generated once, then the user's; 3-way merged), `patch` (the user's
+ * file; small idempotent structural edits).
+ */
+export type FileStrategy = 'managed' | 'merge' | 'patch';
+
+/** What the manifest records of one file. */
+export type ManifestFile =
+	| {
+			strategy: 'managed' | 'merge';
+			/** The exact text last written: the base of regenerate's 3-way merge. */
+			content: string;
+	  }
+	| {
+			strategy: 'patch';
+			/** What the tool added to the user's file (env keys, imports), never its full text: `.env` holds secrets. */
+			edits: string[];
+	  };
+
+/** `.create-auth/manifest.json`. */
+export interface Manifest {
+	/** create-auth version that last wrote the app. */
+	version: string;
+	answers: Answers;
+	/** Keyed by app-relative POSIX path. */
+	files: Record<string, ManifestFile>;
+	/** Manual steps the tool could not do (unknown file shapes), to do by hand. */
+	pending: string[];
+}
+
+/**
+ * Reads a manifest's text.
+ *
+ * @returns the manifest, or undefined when the text is absent or not a manifest (a damaged
+ *   manifest is treated as a first run: files that exist are then left alone, nothing is lost)
+ */
+export function parseManifest(text: string | undefined): Manifest | undefined {
+	if (!text) return undefined;
+	try {
+		const value = JSON.parse(text) as Manifest;
+		return typeof value.version === 'string' && value.files && typeof value.files === 'object' ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The manifest's text: stable key order, two-space indent, final newline. */
+export function serializeManifest(manifest: Manifest): string {
+	return `${JSON.stringify(manifest, null, 2)}\n`;
+}

@@ -1,0 +1,180 @@
+import { ADAPTERS, type Answers } from './answers.js';
+import type { TextFiles } from './assets.js';
+import { addAppTypes } from './edits/app-types.js';
+import { addEnvEntries, addMissingLines, type EnvEntry } from './edits/env.js';
+import { composeHooks } from './edits/hooks.js';
+import { addDependencies } from './edits/package-json.js';
+import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
+import type { Project } from './project.js';
+import { findProvider } from './providers/index.js';
+import { createRenderer, templateContext } from './render.js';
+
+/** Everything a plan depends on; gathered by the caller, so planning does no I/O. */
+export interface PlanInput {
+	project: Project;
+	answers: Answers;
+	/** create-auth's version and devDependencies (the runtime's dependency ranges are taken from there). */
+	tool: { version: string; devDependencies: Record<string, string> };
+	templates: TextFiles;
+	runtime: TextFiles;
+	/** A fresh random secret (≥ 32 chars), used only when `.env` has no `AUTH_SECRET` yet. */
+	authSecret: string;
+}
+
+/** One file to write: its new text and the text it replaces (undefined for a new file). */
+export interface FileOperation {
+	path: string;
+	strategy: FileStrategy | 'tool';
+	content: string;
+	previous: string | undefined;
+}
+
+/** The outcome of planning: what to write, what is left alone and why, what to do by hand. */
+export interface Plan {
+	operations: FileOperation[];
+	/** Files the plan did not write because they hold the user's own text. */
+	skipped: Array<{ path: string; reason: string }>;
+	/** Manual steps (unknown file shapes); also recorded in the manifest. */
+	pending: string[];
+}
+
+/** Runtime npm packages, by when they are needed; ranges come from create-auth's package.json. */
+const RUNTIME_PACKAGES = {
+	dependencies: { always: ['jose'], sqlite: ['better-sqlite3'] },
+	devDependencies: { always: [], sqlite: ['@types/better-sqlite3'] }
+} as const;
+
+/** What the manifest records of each structural edit: the same whether the file was created or patched. */
+const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
+const LAYOUT_EDITS = ['load: session'];
+const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
+
+/** Where each half of the runtime lands in the app. */
+const VENDOR_TARGETS: Record<string, string> = { server: 'src/lib/server/auth', client: 'src/lib/auth' };
+
+/**
+ * Turns (project, answers, tool version) into file operations. Pure: the same input gives the
+ * same plan, and a second run with the same version and answers plans zero writes.
+ *
+ * Generated files follow DESIGN.md's strategies. On a first run a file the user already has is
+ * never overwritten: it is skipped (merge files) or edited structurally (patch files). On a
+ * re-run a generated file is rewritten only while it still equals what the tool last wrote
+ * (the manifest's base); a file the user changed is kept and reported, for `regenerate` to
+ * merge.
+ */
+export function planInit(input: PlanInput): Plan {
+	const { project, answers } = input;
+	const manifest = parseManifest(project.files[MANIFEST_PATH]);
+	const render = createRenderer(input.templates);
+	const context = templateContext(answers);
+	const plan: Plan = { operations: [], skipped: [], pending: [] };
+	const recorded: Record<string, ManifestFile> = {};
+
+	const own = (path: string, strategy: 'managed' | 'merge', content: string) => {
+		const previous = project.files[path];
+		const base = manifest?.files[path];
+		recorded[path] = { strategy, content };
+		if (previous === content) return;
+		if (previous === undefined || (base && 'content' in base && base.content === previous)) {
+			plan.operations.push({ path, strategy, content, previous });
+			return;
+		}
+		const reason = base ? 'changed since create-auth wrote it; run create-auth regenerate to merge' : 'already exists; left as is';
+		plan.skipped.push({ path, reason });
+		if (base) recorded[path] = base;
+		else delete recorded[path];
+	};
+	const patch = (path: string, content: string, edits: string[]) => {
+		recorded[path] = { strategy: 'patch', edits };
+		const previous = project.files[path];
+		if (previous !== content) plan.operations.push({ path, strategy: 'patch', content, previous });
+	};
+	const pending = (step: string | undefined) => step && plan.pending.push(step);
+
+	// The runtime: only the chosen adapter's module, so the app never imports a driver it lacks.
+	const otherAdapters = ADAPTERS.filter((id) => id !== answers.adapter);
+	for (const [file, content] of Object.entries(input.runtime).sort(([a], [b]) => a.localeCompare(b))) {
+		const [half, ...rest] = file.split('/');
+		const relative = rest.join('/');
+		if (otherAdapters.some((id) => relative === `adapters/${id}.ts`)) continue;
+		own(`${VENDOR_TARGETS[half!]}/${relative}`, 'managed', content);
+	}
+
+	// The user's files, generated once.
+	const routes = [
+		'signin/+page.server.ts',
+		'signin/+page.svelte',
+		'signout/+page.server.ts',
+		'signout/+page.svelte',
+		'account/+page.server.ts',
+		'account/+page.svelte',
+		...answers.providers.flatMap((id) => findProvider(id)?.routes ?? [])
+	];
+	own('src/auth.ts', 'merge', render('auth.ts.hbs', context));
+	own('src/authorization.ts', 'merge', render('authorization.ts.hbs', context));
+	for (const route of routes) own(`src/routes/${route}`, 'merge', render(`routes/${route}.hbs`, context));
+
+	// Hooks: created, or the app's own handle composed after ours.
+	const hooksPath = project.files['src/hooks.server.js'] !== undefined ? 'src/hooks.server.js' : 'src/hooks.server.ts';
+	const hooks = project.files[hooksPath];
+	if (hooks === undefined) patch(hooksPath, render('hooks/hooks.server.ts.hbs', context), HOOKS_EDITS);
+	else {
+		const result = composeHooks(hooks);
+		pending(result.pending);
+		patch(hooksPath, result.content, result.pending ? [] : HOOKS_EDITS);
+	}
+
+	// Root layout load: the session for every page.
+	const layoutPath = ['src/routes/+layout.server.ts', 'src/routes/+layout.server.js'].find((p) => project.files[p] !== undefined);
+	if (!layoutPath) patch('src/routes/+layout.server.ts', render('routes/+layout.server.ts.hbs', context), LAYOUT_EDITS);
+	else if (project.files[layoutPath]!.includes('locals.auth()')) patch(layoutPath, project.files[layoutPath]!, LAYOUT_EDITS);
+	else pending(`Return the session from your root layout load in ${layoutPath}: session: await event.locals.auth()`);
+
+	// App types.
+	const appTypes = project.files['src/app.d.ts'];
+	if (appTypes === undefined) patch('src/app.d.ts', render('app.d.ts.hbs', context), APP_TYPES_EDITS);
+	else {
+		const result = addAppTypes(appTypes);
+		pending(result.pending);
+		patch('src/app.d.ts', result.content, result.pending ? [] : APP_TYPES_EDITS);
+	}
+
+	// Environment: a fresh secret in .env (never overwritten), documentation in .env.example.
+	const env: EnvEntry[] = [
+		{ key: 'AUTH_SECRET', value: input.authSecret, comment: 'Encrypts session cookies; at least 32 random characters. Keep it secret.' },
+		...(answers.adapter === 'sqlite'
+			? [{ key: 'AUTH_SQLITE_FILE', value: 'auth.sqlite', comment: 'SQLite file holding users, accounts and sessions.' }]
+			: [])
+	];
+	patch('.env', addEnvEntries(project.files['.env'], env), env.map((e) => e.key));
+	const example = env.map((e) => (e.key === 'AUTH_SECRET' ? { ...e, value: '', comment: `${e.comment} Generate one: openssl rand -base64 33` } : e));
+	patch('.env.example', addEnvEntries(project.files['.env.example'], example), example.map((e) => e.key));
+	const gitignore = project.files['.gitignore'];
+	if (gitignore !== undefined && answers.adapter === 'sqlite') {
+		const lines = ['/auth.sqlite*'];
+		patch('.gitignore', addMissingLines(gitignore, lines, 'create-auth: local auth database'), lines);
+	}
+
+	// Dependencies of the vendored runtime, at the ranges create-auth was tested with.
+	const pick = (names: readonly string[]) =>
+		Object.fromEntries(names.map((name) => [name, input.tool.devDependencies[name] ?? 'latest']));
+	const packageJson = addDependencies(
+		project.packageJson,
+		pick([...RUNTIME_PACKAGES.dependencies.always, ...(answers.adapter === 'sqlite' ? RUNTIME_PACKAGES.dependencies.sqlite : [])]),
+		pick([...RUNTIME_PACKAGES.devDependencies.always, ...(answers.adapter === 'sqlite' ? RUNTIME_PACKAGES.devDependencies.sqlite : [])])
+	);
+	if (packageJson !== project.packageJson) {
+		plan.operations.push({ path: 'package.json', strategy: 'tool', content: packageJson, previous: project.packageJson });
+	}
+
+	const next: Manifest = { version: input.tool.version, answers, files: sortKeys(recorded), pending: plan.pending };
+	const manifestText = serializeManifest(next);
+	if (manifestText !== project.files[MANIFEST_PATH]) {
+		plan.operations.push({ path: MANIFEST_PATH, strategy: 'tool', content: manifestText, previous: project.files[MANIFEST_PATH] });
+	}
+	return plan;
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+	return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+}

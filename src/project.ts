@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CliError } from './errors.js';
+
+/** The package managers whose install command the CLI knows how to run. */
+export type PackageManager = 'npm' | 'pnpm' | 'yarn' | 'bun';
+
+/**
+ * What the CLI knows about the app it writes into. Detection does the I/O; the plan is a pure
+ * function of this value, so every existing file a plan may edit is read here, up front.
+ */
+export interface Project {
+	/** Absolute path of the app's root folder (where its package.json is). */
+	root: string;
+	/** Major version of `@sveltejs/kit` from the app's package.json range (2, 3, …). */
+	kitMajor: number;
+	/** true for a TypeScript app (tsconfig.json), false for a JSDoc one (jsconfig.json or none). */
+	typescript: boolean;
+	packageManager: PackageManager;
+	/** The app's package.json text, verbatim (edited structurally to add dependencies). */
+	packageJson: string;
+	/**
+	 * Current text of each app file the plan may patch or must not overwrite, keyed by
+	 * app-relative POSIX path; a path maps to `undefined` when the file does not exist.
+	 */
+	files: Record<string, string | undefined>;
+}
+
+/** App-relative paths read into {@link Project.files}. */
+export const WATCHED_FILES = [
+	'src/hooks.server.ts',
+	'src/hooks.server.js',
+	'src/app.d.ts',
+	'src/auth.ts',
+	'src/auth.js',
+	'src/authorization.ts',
+	'src/routes/+layout.server.ts',
+	'src/routes/+layout.server.js',
+	'src/routes/signin/+page.server.ts',
+	'src/routes/signin/+page.svelte',
+	'src/routes/signout/+page.server.ts',
+	'src/routes/signout/+page.svelte',
+	'src/routes/signup/+page.server.ts',
+	'src/routes/signup/+page.svelte',
+	'src/routes/account/+page.server.ts',
+	'src/routes/account/+page.svelte',
+	'.env',
+	'.env.example',
+	'.gitignore',
+	'.create-auth/manifest.json'
+] as const;
+
+/** Where the runtime is vendored; every file below them is read (the plan compares them). */
+export const VENDOR_DIRS = ['src/lib/server/auth', 'src/lib/auth'] as const;
+
+const LOCK_FILES: ReadonlyArray<[string, PackageManager]> = [
+	['pnpm-lock.yaml', 'pnpm'],
+	['yarn.lock', 'yarn'],
+	['bun.lock', 'bun'],
+	['bun.lockb', 'bun'],
+	['package-lock.json', 'npm']
+];
+
+/**
+ * Reads the app at `root` into a {@link Project}.
+ *
+ * @param root folder to inspect (resolved against the process's cwd)
+ * @param userAgent the `npm_config_user_agent` of the invoking package manager, used when the
+ *   app has no lock file yet
+ * @throws {CliError} `E_NOT_SVELTEKIT` when there is no package.json, it is not JSON, or it
+ *   does not depend on `@sveltejs/kit`
+ */
+export async function detectProject(root: string, userAgent = ''): Promise<Project> {
+	root = path.resolve(root);
+	const notKit = (why: string) =>
+		new CliError(
+			'E_NOT_SVELTEKIT',
+			`${root} is not a SvelteKit app: ${why}.`,
+			'Run create-auth inside a SvelteKit app, or point at one with --cwd <path>.'
+		);
+	let packageJson: string;
+	try {
+		packageJson = await readFile(path.join(root, 'package.json'), 'utf8');
+	} catch {
+		throw notKit('there is no package.json');
+	}
+	let manifest: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+	try {
+		manifest = JSON.parse(packageJson);
+	} catch {
+		throw notKit('package.json is not valid JSON');
+	}
+	const kitRange = manifest.devDependencies?.['@sveltejs/kit'] ?? manifest.dependencies?.['@sveltejs/kit'];
+	if (!kitRange) throw notKit('package.json does not depend on @sveltejs/kit');
+
+	const files: Record<string, string | undefined> = {};
+	await Promise.all(
+		WATCHED_FILES.map(async (file) => {
+			files[file] = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
+		})
+	);
+	for (const dir of VENDOR_DIRS) {
+		Object.assign(files, await readTree(path.join(root, dir), dir));
+	}
+	return {
+		root,
+		kitMajor: Number(/\d+/.exec(kitRange)?.[0] ?? 2),
+		typescript: existsSync(path.join(root, 'tsconfig.json')),
+		packageManager: detectPackageManager(root, userAgent),
+		packageJson,
+		files
+	};
+}
+
+function detectPackageManager(root: string, userAgent: string): PackageManager {
+	for (const [file, manager] of LOCK_FILES) {
+		if (existsSync(path.join(root, file))) return manager;
+	}
+	const name = /^(npm|pnpm|yarn|bun)\//.exec(userAgent)?.[1];
+	return (name as PackageManager | undefined) ?? 'npm';
+}
+
+/** Every file below `dir` (absent folder: none), keyed by `prefix/relative/path`. */
+async function readTree(dir: string, prefix: string): Promise<Record<string, string>> {
+	const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+	const files: Record<string, string> = {};
+	for (const entry of entries) {
+		if (!entry.isFile()) continue;
+		const absolute = path.join(entry.parentPath, entry.name);
+		files[`${prefix}/${path.relative(dir, absolute).split(path.sep).join('/')}`] = await readFile(absolute, 'utf8');
+	}
+	return files;
+}

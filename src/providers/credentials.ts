@@ -1,0 +1,9 @@
+import type { ProviderScaffold } from './types.js';
+
+/** Email + password, stored through the adapter with a scrypt hash; adds the `/signup` page. */
+export const credentials: ProviderScaffold = {
+	id: 'credentials',
+	label: 'Email and password',
+	hint: 'sign-up page, scrypt-hashed passwords in your database',
+	routes: ['signup/+page.server.ts', 'signup/+page.svelte']
+};
