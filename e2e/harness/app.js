@@ -89,13 +89,13 @@ function killGroup(child, signal) {
 /**
  * Run a command to completion in its own process group. Never throws for a non-zero exit;
  * rejects only if the command cannot be started. On timeout the whole group gets SIGTERM,
- * then SIGKILL 5 s later.
+ * then SIGKILL 5 s later. `echo: true` also copies the output to ours as it arrives.
  * @param {string} command
  * @param {string[]} args
- * @param {{ cwd: string, env?: Record<string, string | undefined>, timeout?: number }} options
+ * @param {{ cwd: string, env?: Record<string, string | undefined>, timeout?: number, echo?: boolean }} options
  * @returns {Promise<RunResult>}
  */
-export function run(command, args, { cwd, env, timeout = 600_000 }) {
+export function run(command, args, { cwd, env, timeout = 600_000, echo = false }) {
 	installExitHook();
 	const started = Date.now();
 	return new Promise((resolve, reject) => {
@@ -109,8 +109,14 @@ export function run(command, args, { cwd, env, timeout = 600_000 }) {
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
-		child.stdout?.setEncoding('utf8').on('data', (d) => (stdout += d));
-		child.stderr?.setEncoding('utf8').on('data', (d) => (stderr += d));
+		child.stdout?.setEncoding('utf8').on('data', (d) => {
+			stdout += d;
+			if (echo) process.stdout.write(d);
+		});
+		child.stderr?.setEncoding('utf8').on('data', (d) => {
+			stderr += d;
+			if (echo) process.stderr.write(d);
+		});
 		/** @type {NodeJS.Timeout | undefined} */
 		let killTimer;
 		const timer = setTimeout(() => {
@@ -184,14 +190,15 @@ export async function copyFixture(name, { dest } = {}) {
  * `CI=1`, `NO_COLOR=1` (override with `env`). Never throws on a non-zero exit.
  * @param {string} appDir
  * @param {string[]} args
- * @param {{ env?: Record<string, string | undefined>, timeout?: number }} [options]
+ * @param {{ env?: Record<string, string | undefined>, timeout?: number, echo?: boolean }} [options]
  * @returns {Promise<RunResult>}
  */
-export function runCli(appDir, args, { env = {}, timeout = 600_000 } = {}) {
+export function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false } = {}) {
 	return run(process.execPath, [cliBin, ...args], {
 		cwd: appDir,
 		env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined, ...env },
-		timeout
+		timeout,
+		echo
 	});
 }
 
@@ -199,23 +206,26 @@ export function runCli(appDir, args, { env = {}, timeout = 600_000 } = {}) {
  * `npm install --no-audit --no-fund` in the app. Throws (with the output's tail) on failure.
  * The first install of better-sqlite3 compiles from source, hence the 10-minute default.
  * @param {string} appDir
- * @param {{ timeout?: number, args?: string[] }} [options]
+ * @param {{ timeout?: number, args?: string[], echo?: boolean }} [options]
  * @returns {Promise<RunResult>}
  */
-export async function install(appDir, { timeout = 600_000, args = [] } = {}) {
+export async function install(appDir, { timeout = 600_000, args = [], echo = false } = {}) {
 	const result = await run('npm', ['install', '--no-audit', '--no-fund', ...args], {
 		cwd: appDir,
-		timeout
+		timeout,
+		echo
 	});
 	if (result.exitCode !== 0) throw failure(`npm install in ${appDir}`, result);
 	return result;
 }
 
 /**
+ * Absolute path of `node_modules/.bin/<name>` in the app; throws if it is not installed.
  * @param {string} appDir
  * @param {string} name
+ * @returns {string}
  */
-function localBin(appDir, name) {
+export function localBin(appDir, name) {
 	const bin = path.join(appDir, 'node_modules', '.bin', name);
 	if (!existsSync(bin)) {
 		throw new Error(`${bin} is missing: install the app's dependencies first (install(appDir))`);
@@ -226,11 +236,11 @@ function localBin(appDir, name) {
 /**
  * `vite build` with the app's own vite. Throws (with the output's tail) on failure.
  * @param {string} appDir
- * @param {{ timeout?: number, env?: Record<string, string | undefined> }} [options]
+ * @param {{ timeout?: number, env?: Record<string, string | undefined>, echo?: boolean }} [options]
  * @returns {Promise<RunResult>}
  */
-export async function build(appDir, { timeout = 300_000, env } = {}) {
-	const result = await run(localBin(appDir, 'vite'), ['build'], { cwd: appDir, timeout, env });
+export async function build(appDir, { timeout = 300_000, env, echo = false } = {}) {
+	const result = await run(localBin(appDir, 'vite'), ['build'], { cwd: appDir, timeout, env, echo });
 	if (result.exitCode !== 0) throw failure(`vite build in ${appDir}`, result);
 	return result;
 }
@@ -330,6 +340,29 @@ export function freePort() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Poll `url` with GET (redirects not followed, 2 s per request) every 200 ms until any HTTP
+ * answer comes back (true), `timeout` ms pass or `until()` returns true (false).
+ * @param {string} url
+ * @param {{ timeout?: number, until?: () => boolean }} [options]
+ * @returns {Promise<boolean>}
+ */
+export async function waitForHttp(url, { timeout = 60_000, until = () => false } = {}) {
+	const deadline = Date.now() + timeout;
+	const maxAttempts = Math.ceil(timeout / 200) + 1;
+	for (let attempt = 0; attempt < maxAttempts && Date.now() < deadline; attempt++) {
+		if (until()) return false;
+		try {
+			const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(2_000) });
+			await response.body?.cancel();
+			return true;
+		} catch {
+			await sleep(200);
+		}
+	}
+	return false;
+}
+
+/**
  * @typedef {object} Server
  * @property {string} url  e.g. `http://127.0.0.1:41234` (no trailing slash)
  * @property {number} port
@@ -379,7 +412,10 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 	});
 
 	const stop = async () => {
-		if (exited) return;
+		if (exited) {
+			killGroup(child, 'SIGKILL'); // whatever the leader left behind in its group
+			return;
+		}
 		killGroup(child, 'SIGTERM');
 		const gone = await Promise.race([exitedPromise.then(() => true), sleep(5_000).then(() => false)]);
 		if (!gone) {
@@ -392,17 +428,8 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 	};
 
 	const url = `http://127.0.0.1:${chosenPort}`;
-	const deadline = Date.now() + timeout;
-	const maxAttempts = Math.ceil(timeout / 200) + 1;
-	for (let attempt = 0; attempt < maxAttempts && Date.now() < deadline; attempt++) {
-		if (exited) break;
-		try {
-			const response = await fetch(`${url}/`, { redirect: 'manual', signal: AbortSignal.timeout(2_000) });
-			await response.body?.cancel();
-			return { url, port: chosenPort, pid: child.pid, stop, output: () => output };
-		} catch {
-			await sleep(200);
-		}
+	if (await waitForHttp(`${url}/`, { timeout, until: () => exited !== null })) {
+		return { url, port: chosenPort, pid: child.pid, stop, output: () => output };
 	}
 	await stop();
 	const why = spawnError

@@ -85,6 +85,7 @@ export async function launchBrowser({ javaScriptEnabled = true, baseURL, timeout
  * lists its credentials.
  * @param {import('playwright-core').Page} page
  * @param {Record<string, unknown>} [options]  overrides for `WebAuthn.addVirtualAuthenticator`'s options
+ * @returns {Promise<{ authenticatorId: string, cdp: import('playwright-core').CDPSession, credentials: () => Promise<Array<{ credentialId: string, rpId?: string, userHandle?: string, signCount: number, isResidentCredential: boolean }>> }>}
  */
 export async function addVirtualAuthenticator(page, options = {}) {
 	const cdp = await page.context().newCDPSession(page);

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `npm run demo [-- <extra create-auth flags>]`: a fresh copy of the kit2-ts fixture in
+ * `.demo/app` (any earlier demo app is replaced), `create-auth --yes` on it, then `vite dev` on
+ * http://127.0.0.1:5173 in the foreground. Ctrl-C stops it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+	cleanEnv,
+	cliBin,
+	copyFixture,
+	install,
+	localBin,
+	repoRoot,
+	run,
+	runCli,
+	waitForHttp
+} from '../e2e/harness/app.js';
+
+const FIXTURE = 'kit2-ts';
+const PORT = 5173;
+const demoRoot = path.join(repoRoot, '.demo');
+const appDir = path.join(demoRoot, 'app');
+const extraArgs = process.argv.slice(2);
+
+/** @param {string} message */
+function fail(message) {
+	console.error(`\ndemo: ${message}`);
+	process.exit(1);
+}
+
+// 1. The CLI is TypeScript compiled to dist/ (by `npm install`'s prepare, or `npm run build`).
+if (!existsSync(path.join(repoRoot, 'dist', 'cli.js'))) {
+	console.log('demo: dist/cli.js is missing, building the CLI (npm run build)...');
+	const result = await run('npm', ['run', 'build'], { cwd: repoRoot, echo: true, timeout: 300_000 });
+	if (result.exitCode !== 0) fail('npm run build failed');
+}
+
+// 2. A fresh copy of the fixture in .demo/app.
+await fs.rm(appDir, { recursive: true, force: true, maxRetries: 3 });
+await fs.mkdir(demoRoot, { recursive: true });
+await copyFixture(FIXTURE, { dest: appDir });
+console.log(`demo: copied e2e/fixtures/${FIXTURE} to ${path.relative(process.cwd(), appDir) || appDir}`);
+
+// 3. create-auth with the defaults (it installs the app's dependencies itself).
+const cliArgs = ['--yes', ...extraArgs];
+console.log(`demo: running create-auth ${cliArgs.join(' ')} (${path.relative(repoRoot, cliBin)})...\n`);
+const cli = await runCli(appDir, cliArgs, { echo: true });
+if (cli.exitCode !== 0) fail(`create-auth exited with code ${cli.exitCode}`);
+
+if (!existsSync(path.join(appDir, 'node_modules', '.bin', 'vite'))) {
+	console.log('\ndemo: the app has no node_modules yet, running npm install...');
+	await install(appDir, { echo: true }).catch((/** @type {Error} */ error) => fail(error.message));
+}
+
+// 4. vite dev in the foreground.
+const url = `http://127.0.0.1:${PORT}`;
+const vite = spawn(localBin(appDir, 'vite'), ['dev', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], {
+	cwd: appDir,
+	env: cleanEnv(),
+	stdio: 'inherit'
+});
+let exited = false;
+vite.on('exit', (code, signal) => {
+	exited = true;
+	process.exitCode = code ?? (signal ? 0 : 1);
+});
+vite.on('error', (error) => fail(`cannot start vite: ${error.message}`));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+	process.on(signal, () => {
+		if (!exited) vite.kill(signal);
+	});
+}
+
+if (await waitForHttp(`${url}/`, { timeout: 60_000, until: () => exited })) {
+	console.log(`
+Demo app: ${url}
+  ${url}/signup   create an account
+  ${url}/signin   sign in
+  ${url}/account  a guarded page (redirects to sign-in when signed out)
+  ${url}/signout  sign out
+The app is in ${path.relative(process.cwd(), appDir) || appDir}; edit it freely. Ctrl-C stops the server.
+`);
+} else if (!exited) {
+	console.error(`demo: vite dev did not answer on ${url} within 60 s; still waiting for it (Ctrl-C to stop).`);
+} else {
+	console.error(`demo: vite dev exited (is port ${PORT} already in use?)`);
+}
