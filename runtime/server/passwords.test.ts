@@ -47,7 +47,7 @@ describe('registerWithPassword', () => {
 		const result = await registerWithPassword(adapter, { email: '  Alice@Example.COM ', password: 'long enough' });
 		expect(result).toMatchObject({ ok: true, user: { email: 'alice@example.com', emailVerified: null, name: null, image: null } });
 		if (!result.ok) return;
-		const account = adapter.getAccount('alice@example.com', 'credentials');
+		const account = await adapter.getAccount('alice@example.com', 'credentials');
 		expect(account).toMatchObject({ userId: result.user.id, type: 'credentials', provider: 'credentials' });
 		expect(await verifyPassword('long enough', account!.password_hash!)).toBe(true);
 	});

@@ -1,0 +1,120 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { env } from '$env/dynamic/private';
+import { dev } from '$app/environment';
+import type { Session, User } from '$lib/auth';
+import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
+import { MissingAdapter, MissingSecret } from './errors.js';
+import type { CredentialsConfig, Provider, ProviderType } from './providers/types.js';
+
+/**
+ * The decrypted session cookie. `sub` is the user id; `iat` / `exp` are epoch seconds.
+ * Callbacks may add any JSON-serialisable claims.
+ */
+export interface JWT extends Record<string, unknown> {
+	sub?: string;
+	name?: string | null;
+	email?: string | null;
+	picture?: string | null;
+	iat?: number;
+	exp?: number;
+	jti?: string;
+}
+
+/** The account a sign-in came through (for `credentials`, `providerAccountId` is the user id). */
+export interface Account {
+	type: ProviderType;
+	provider: string;
+	providerAccountId: string;
+}
+
+/**
+ * Hooks into the flows, with Auth.js semantics:
+ * - `jwt`: shapes the token; called with `user`/`account`/`trigger: 'signIn'` at sign-in and with
+ *   just `token` on every session read. Returning a different object re-issues the cookie;
+ *   returning null signs the user out.
+ * - `session`: shapes what `locals.auth()` returns (`token` with jwt, `user` with database).
+ * - `signIn`: `false` refuses the sign-in (`?error=AccessDenied`), a string redirects there.
+ * - `redirect`: picks the URL after sign-in/out; its result is used as is.
+ */
+export interface Callbacks {
+	jwt?(params: { token: JWT; user?: User; account?: Account; trigger?: 'signIn' }): Awaitable<JWT | null>;
+	session?(params: { session: Session; token?: JWT; user?: AdapterUser }): Awaitable<Session>;
+	signIn?(params: { user: User; account: Account; credentials?: Record<string, string> }): Awaitable<boolean | string>;
+	redirect?(params: { url: string; baseUrl: string }): Awaitable<string>;
+}
+
+/** Where errors go. Messages and causes stay on the server. */
+export interface Logger {
+	error(error: Error): void;
+}
+
+/** Configuration of {@link SvelteKitAuth}. Durations are in seconds. */
+export interface SvelteKitAuthConfig {
+	providers: Provider[];
+	adapter?: Adapter;
+	/** At least 32 characters. With several, the first encrypts and all decrypt. Default `AUTH_SECRET`. */
+	secret?: string | string[];
+	/** Trust the request's host, so same-origin absolute redirect URLs are accepted. Default `AUTH_TRUST_HOST === 'true'` or dev. */
+	trustHost?: boolean;
+	session?: {
+		/** Default `jwt`; `database` requires `adapter`. */
+		strategy?: 'jwt' | 'database';
+		/** Session lifetime in seconds. Default 30 days. */
+		maxAge?: number;
+		/** The session is extended at most once per this many seconds. Default 1 day. */
+		updateAge?: number;
+	};
+	pages?: { signIn?: string; signOut?: string };
+	callbacks?: Callbacks;
+	logger?: Partial<Logger>;
+	/** Default: whether the request is https. Secure cookies get the `__Secure-` prefix. */
+	useSecureCookies?: boolean;
+}
+
+/** The config with defaults applied and checked. */
+export interface ResolvedConfig {
+	providers: CredentialsConfig[];
+	adapter?: Adapter;
+	secrets: string[];
+	trustHost: boolean;
+	strategy: 'jwt' | 'database';
+	maxAge: number;
+	updateAge: number;
+	pages: { signIn: string; signOut: string };
+	callbacks: Callbacks;
+	logger: Logger;
+	useSecureCookies?: boolean;
+}
+
+const DAY = 24 * 60 * 60;
+
+/**
+ * Applies defaults and validates.
+ * @throws {MissingSecret} no secret, or one shorter than 32 characters.
+ * @throws {MissingAdapter} `database` strategy without an adapter.
+ * @see spec/interface.md "Authentication" rules 1-3
+ */
+export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
+	const secret = config.secret ?? env.AUTH_SECRET;
+	const secrets = (Array.isArray(secret) ? secret : [secret]).filter((s): s is string => !!s);
+	if (secrets.length === 0 || secrets.some((s) => s.length < 32)) {
+		throw new MissingSecret('Set AUTH_SECRET (or `secret`) to a random string of at least 32 characters.');
+	}
+	const strategy = config.session?.strategy ?? 'jwt';
+	if (strategy === 'database' && !config.adapter) {
+		throw new MissingAdapter('The database session strategy needs an `adapter`.');
+	}
+	return {
+		providers: config.providers.map((provider) => (typeof provider === 'function' ? provider() : provider)),
+		adapter: config.adapter,
+		secrets,
+		trustHost: config.trustHost ?? (env.AUTH_TRUST_HOST === 'true' || dev),
+		strategy,
+		maxAge: config.session?.maxAge ?? 30 * DAY,
+		updateAge: config.session?.updateAge ?? DAY,
+		pages: { signIn: config.pages?.signIn ?? '/signin', signOut: config.pages?.signOut ?? '/signout' },
+		callbacks: config.callbacks ?? {},
+		logger: { error: (error) => console.error(error), ...config.logger },
+		useSecureCookies: config.useSecureCookies
+	};
+}

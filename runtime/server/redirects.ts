@@ -1,0 +1,40 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+/**
+ * Checks a post-sign-in/out target. Accepts a path (`/account?tab=1`) or, when
+ * `allowAbsolute`, an absolute URL on `origin`; returns it as a path (so the Location header
+ * never names another host). Anything else (another origin, `//evil`, `/\evil`,
+ * `javascript:`, control characters, non-strings) gives `/`.
+ * @see https://cheatsheetseries.owasp.org/cheatsheets/Unvalidated_Redirects_and_Forwards_Cheat_Sheet.html
+ */
+export function safeRedirectTarget(target: unknown, origin: string, allowAbsolute: boolean): string {
+	// Browsers read "\" as "/" and drop tabs/newlines, which turns "/\evil" into "//evil".
+	if (typeof target !== 'string' || target === '' || /[\\\u0000-\u001f\u007f]/.test(target)) return '/';
+	const relative = target.startsWith('/') && !target.startsWith('//');
+	if (!relative && !allowAbsolute) return '/';
+	let url: URL;
+	try {
+		url = new URL(target, origin);
+	} catch {
+		return '/';
+	}
+	return url.origin === origin ? url.pathname + url.search + url.hash : '/';
+}
+
+/**
+ * Whether `pathname` is one of `prefixes` or below it, by whole segments: `/account` matches
+ * `/account` and `/account/x`, not `/accounts`. Compares the percent-decoded path with
+ * repeated slashes collapsed (SvelteKit routes on the decoded path, so `/%61ccount` is
+ * `/account`). A malformed escape counts as a match: a guard should fail closed.
+ */
+export function matchesPathPrefix(pathname: string, prefixes: readonly string[]): boolean {
+	let decoded: string;
+	try {
+		decoded = decodeURIComponent(pathname).replace(/\/{2,}/g, '/');
+	} catch {
+		return prefixes.length > 0;
+	}
+	return prefixes.some((prefix) => {
+		const base = prefix.replace(/\/+$/, '');
+		return base === '' || decoded === base || decoded.startsWith(`${base}/`);
+	});
+}

@@ -1,0 +1,139 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { Cookies } from '@sveltejs/kit';
+import type { Session, User } from '$lib/auth';
+import type { Adapter } from './adapters/types.js';
+import type { Account, JWT, ResolvedConfig } from './config.js';
+import { CallbackRouteError, JWTSessionError, MissingAdapter } from './errors.js';
+import { decodeToken, encodeToken } from './jwt.js';
+
+/** The request facts the session code needs: cookies and whether it came over https. */
+export interface SessionContext {
+	cookies: Cookies;
+	url: URL;
+}
+
+const epochSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Cookie name and attributes; `__Secure-` prefixed and `Secure` over https. */
+function sessionCookie({ url }: SessionContext, config: ResolvedConfig) {
+	const secure = config.useSecureCookies ?? url.protocol === 'https:';
+	const name = `${secure ? '__Secure-' : ''}auth.session-token`;
+	return { name, options: { path: '/', httpOnly: true, sameSite: 'lax', secure } } as const;
+}
+
+function setCookie(context: SessionContext, config: ResolvedConfig, value: string, maxAge: number): void {
+	const { name, options } = sessionCookie(context, config);
+	context.cookies.set(name, value, { ...options, maxAge });
+}
+
+/** Deletes the session cookie and returns the value it had, if any. */
+export function deleteSessionCookie(context: SessionContext, config: ResolvedConfig): string | undefined {
+	const { name, options } = sessionCookie(context, config);
+	const value = context.cookies.get(name);
+	if (value !== undefined) context.cookies.delete(name, options);
+	return value;
+}
+
+/** An adapter method the flow needs, or MissingAdapter naming it. */
+function need<K extends keyof Adapter>(config: ResolvedConfig, method: K): NonNullable<Adapter[K]> {
+	const fn = config.adapter?.[method];
+	if (!fn) throw new MissingAdapter(`The adapter has no ${method}() method.`);
+	return fn.bind(config.adapter) as NonNullable<Adapter[K]>;
+}
+
+const toSessionUser = (token: JWT): User => ({ id: token.sub, name: token.name, email: token.email, image: token.picture });
+
+/**
+ * Reads the session for `locals.auth()`. Returns null for no cookie and for a bad one
+ * (malformed, tampered, expired, unknown secret, unknown database session), deleting the bad
+ * cookie. Re-issues the cookie only when due: issued over `updateAge` ago, or a `jwt`
+ * callback returned a new object. Errors thrown by callbacks are logged; the result is null.
+ * @see spec/interface.md "States and transitions" rules 1-2
+ */
+export async function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
+	const value = context.cookies.get(sessionCookie(context, config).name);
+	if (!value) return null;
+	try {
+		const session =
+			config.strategy === 'jwt' ? await readJwtSession(context, config, value) : await readDatabaseSession(context, config, value);
+		if (!session) deleteSessionCookie(context, config);
+		return session;
+	} catch (err) {
+		config.logger.error(new JWTSessionError('Reading the session failed.', { err: err as Error }));
+		return null;
+	}
+}
+
+async function readJwtSession(context: SessionContext, config: ResolvedConfig, value: string): Promise<Session | null> {
+	const token = await decodeToken(value, config.secrets);
+	if (!token) return null;
+	const next = config.callbacks.jwt ? await config.callbacks.jwt({ token }) : token;
+	if (!next) return null;
+	const now = epochSeconds();
+	let exp = token.exp ?? now;
+	if (next !== token || now - (token.iat ?? 0) > config.updateAge) {
+		setCookie(context, config, await encodeToken(next, config.secrets[0]!, config.maxAge, now), config.maxAge);
+		exp = now + config.maxAge;
+	}
+	const session: Session = { user: toSessionUser(next), expires: new Date(exp * 1000).toISOString() };
+	return config.callbacks.session ? config.callbacks.session({ session, token: next }) : session;
+}
+
+async function readDatabaseSession(context: SessionContext, config: ResolvedConfig, sessionToken: string): Promise<Session | null> {
+	const found = await need(config, 'getSessionAndUser')(sessionToken);
+	if (!found) return null;
+	const now = Date.now();
+	let expires = found.session.expires.getTime();
+	if (expires <= now) {
+		await need(config, 'deleteSession')(sessionToken);
+		return null;
+	}
+	// Extend at most once per updateAge: the session was last extended at expires - maxAge.
+	if (expires - config.maxAge * 1000 + config.updateAge * 1000 <= now) {
+		expires = now + config.maxAge * 1000;
+		await need(config, 'updateSession')({ sessionToken, expires: new Date(expires) });
+		setCookie(context, config, sessionToken, config.maxAge);
+	}
+	const { user } = found;
+	const session: Session = {
+		user: { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null },
+		expires: new Date(expires).toISOString()
+	};
+	return config.callbacks.session ? config.callbacks.session({ session, user }) : session;
+}
+
+/**
+ * Starts a session for a signed-in user: an encrypted JWT cookie (after the `jwt` callback
+ * with `trigger: 'signIn'`), or a database session row whose token is the cookie.
+ * @throws {MissingAdapter} database strategy and the adapter lacks `createSession`.
+ * @throws whatever the `jwt` callback throws; returns false when it returns null.
+ */
+export async function startSession(
+	context: SessionContext,
+	config: ResolvedConfig,
+	user: User,
+	account: Account
+): Promise<boolean> {
+	if (config.strategy === 'database') {
+		if (!user.id) throw new CallbackRouteError('The database strategy needs authorize() to return a user id.');
+		const sessionToken = crypto.randomUUID();
+		const expires = new Date(Date.now() + config.maxAge * 1000);
+		await need(config, 'createSession')({ sessionToken, userId: user.id, expires });
+		setCookie(context, config, sessionToken, config.maxAge);
+		return true;
+	}
+	const defaults: JWT = { sub: user.id, name: user.name, email: user.email, picture: user.image };
+	const token = config.callbacks.jwt
+		? await config.callbacks.jwt({ token: defaults, user, account, trigger: 'signIn' })
+		: defaults;
+	if (!token) return false;
+	const now = epochSeconds();
+	setCookie(context, config, await encodeToken(token, config.secrets[0]!, config.maxAge, now), config.maxAge);
+	return true;
+}
+
+/** Ends the session: deletes the cookie and, with the database strategy, the session row. */
+export async function endSession(context: SessionContext, config: ResolvedConfig): Promise<void> {
+	const value = deleteSessionCookie(context, config);
+	if (value && config.strategy === 'database') await need(config, 'deleteSession')(value);
+}
