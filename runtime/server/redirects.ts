@@ -13,7 +13,7 @@ export function safeRedirectTarget(target: unknown, origin: string, allowAbsolut
 	if (!relative && !allowAbsolute) return '/';
 	let url: URL;
 	try {
-		url = new URL(target, origin);
+		url = relative ? new URL(target, origin) : new URL(target);
 	} catch {
 		return '/';
 	}

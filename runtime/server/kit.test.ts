@@ -1,0 +1,324 @@
+import { isRedirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Adapter, AdapterSession } from './adapters/types.js';
+import type { JWT, SvelteKitAuthConfig } from './config.js';
+import { CredentialsSignin, MissingAdapter, MissingSecret } from './errors.js';
+import { encodeToken } from './jwt.js';
+import { SvelteKitAuth } from './kit.js';
+import Credentials from './providers/credentials.js';
+
+const secret = 's'.repeat(32);
+const T0 = Date.parse('2025-01-01T00:00:00Z');
+const DAY = 86_400;
+const alice = { id: 'u1', name: 'Alice', email: 'alice@example.com', image: null };
+
+/** A RequestEvent with an in-memory cookie jar that records every write. */
+function fakeEvent(url = 'http://localhost/signin', jar: Record<string, string> = {}, form?: Record<string, string>) {
+	const writes: { name: string; value: string; options: Record<string, unknown> }[] = [];
+	const cookies = {
+		get: vi.fn((name: string) => jar[name]),
+		set: (name: string, value: string, options: Record<string, unknown>) => {
+			writes.push({ name, value, options });
+			jar[name] = value;
+		},
+		delete: (name: string, options: Record<string, unknown>) => {
+			writes.push({ name, value: '', options: { ...options, maxAge: 0 } });
+			delete jar[name];
+		}
+	};
+	const body = form ? new URLSearchParams(form) : undefined;
+	const request = new Request(url, { method: form ? 'POST' : 'GET', body });
+	const event = { url: new URL(url), request, cookies: cookies as unknown as Cookies, locals: {} } as unknown as RequestEvent;
+	const auth = () => (event.locals as unknown as { auth: () => Promise<unknown> }).auth();
+	return { event, jar, writes, cookies, auth };
+}
+
+const logger = { error: vi.fn() };
+const authorize = vi.fn(async (credentials: Partial<Record<string, unknown>>) =>
+	credentials.password === 'right' ? alice : null
+);
+const config = (extra: Partial<SvelteKitAuthConfig> = {}): SvelteKitAuthConfig => ({
+	secret,
+	logger,
+	providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })],
+	...extra
+});
+
+async function runHandle(auth: ReturnType<typeof SvelteKitAuth>, event: RequestEvent) {
+	await auth.handle({ event, resolve: async () => new Response('ok') });
+}
+
+/** Runs an action and returns the 303 it throws as { status, location }. */
+async function redirectOf(run: () => unknown) {
+	try {
+		await run();
+	} catch (err) {
+		if (isRedirect(err)) return { status: err.status, location: err.location };
+		throw err;
+	}
+	throw new Error('expected a redirect');
+}
+
+beforeEach(() => {
+	vi.useFakeTimers();
+	vi.setSystemTime(T0);
+	logger.error.mockClear();
+	authorize.mockClear();
+});
+afterEach(() => vi.useRealTimers());
+
+async function signedInJar(extra: Partial<SvelteKitAuthConfig> = {}) {
+	const auth = SvelteKitAuth(config(extra));
+	const { event, jar } = fakeEvent('http://localhost/signin', {}, { email: 'alice@example.com', password: 'right' });
+	await redirectOf(() => auth.signIn(event));
+	return { auth, jar };
+}
+
+describe('SvelteKitAuth construction', () => {
+	it.each([
+		['no secret', { secret: undefined }],
+		['a 31-character secret', { secret: 'x'.repeat(31) }],
+		['a short rotated secret', { secret: [secret, 'short'] }]
+	])('throws MissingSecret for %s', (_, extra) => {
+		vi.stubEnv('AUTH_SECRET', '');
+		expect(() => SvelteKitAuth(config(extra))).toThrow(MissingSecret);
+		vi.unstubAllEnvs();
+	});
+
+	it('reads AUTH_SECRET from the environment by default', () => {
+		vi.stubEnv('AUTH_SECRET', secret);
+		expect(() => SvelteKitAuth(config({ secret: undefined }))).not.toThrow();
+		vi.unstubAllEnvs();
+	});
+
+	it('throws MissingAdapter for the database strategy without an adapter', () => {
+		expect(() => SvelteKitAuth(config({ session: { strategy: 'database' } }))).toThrow(MissingAdapter);
+	});
+
+	it('defers a function config to the first request, and throws MissingSecret there', async () => {
+		const auth = SvelteKitAuth(() => config({ secret: 'short' }));
+		const { event, auth: read } = fakeEvent();
+		await runHandle(auth, event);
+		await expect(read()).rejects.toBeInstanceOf(MissingSecret);
+	});
+});
+
+describe('handle and locals.auth()', () => {
+	it('does not touch cookies for a request that never calls locals.auth()', async () => {
+		const { event, cookies } = fakeEvent();
+		await runHandle(SvelteKitAuth(config()), event);
+		expect(cookies.get).not.toHaveBeenCalled();
+	});
+
+	it('returns null with no cookie and sets none', async () => {
+		const { event, auth, writes } = fakeEvent();
+		await runHandle(SvelteKitAuth(config()), event);
+		expect(await auth()).toBeNull();
+		expect(writes).toEqual([]);
+	});
+
+	it('decodes the session once per request, however often it is called, without re-issuing a fresh cookie', async () => {
+		const { auth, jar } = await signedInJar();
+		const { event, auth: read, writes, cookies } = fakeEvent('http://localhost/', { ...jar });
+		await runHandle(auth, event);
+		const [a, b] = await Promise.all([read(), read()]);
+		expect(a).toEqual({ user: { id: 'u1', name: 'Alice', email: 'alice@example.com', image: null }, expires: '2025-01-31T00:00:00.000Z' });
+		expect(b).toBe(a);
+		expect(cookies.get).toHaveBeenCalledTimes(1);
+		expect(writes).toEqual([]);
+	});
+
+	it('re-issues the cookie with a new expiry once the token is older than updateAge', async () => {
+		const { auth, jar } = await signedInJar();
+		vi.setSystemTime(T0 + (DAY + 1) * 1000);
+		const { event, auth: read, writes } = fakeEvent('http://localhost/', { ...jar });
+		await runHandle(auth, event);
+		expect(await read()).toMatchObject({ expires: '2025-02-01T00:00:01.000Z' });
+		expect(writes).toHaveLength(1);
+		expect(writes[0]).toMatchObject({ name: 'auth.session-token', options: { maxAge: 30 * DAY } });
+	});
+
+	it('re-issues the cookie when the jwt callback returns a new token, and keeps it otherwise', async () => {
+		const { jar } = await signedInJar();
+		for (const [jwt, expectedWrites] of [
+			[({ token }: { token: JWT }) => token, 0],
+			[({ token }: { token: JWT }) => ({ ...token, role: 'admin' }), 1]
+		] as const) {
+			const auth = SvelteKitAuth(config({ callbacks: { jwt } }));
+			const { event, auth: read, writes } = fakeEvent('http://localhost/', { ...jar });
+			await runHandle(auth, event);
+			expect(await read()).not.toBeNull();
+			expect(writes).toHaveLength(expectedWrites);
+		}
+	});
+
+	it('shapes the session with the session callback', async () => {
+		const { jar } = await signedInJar();
+		const auth = SvelteKitAuth(config({ callbacks: { session: ({ session, token }) => ({ ...session, user: { id: token?.sub } }) } }));
+		const { event, auth: read } = fakeEvent('http://localhost/', { ...jar });
+		await runHandle(auth, event);
+		expect(await read()).toEqual({ user: { id: 'u1' }, expires: '2025-01-31T00:00:00.000Z' });
+	});
+
+	it.each([
+		['garbage', async () => 'garbage'],
+		['a token made with another secret', async () => encodeToken({ sub: 'u1' }, 'o'.repeat(32), 60, T0 / 1000)],
+		['an expired token', async () => encodeToken({ sub: 'u1' }, secret, -60, T0 / 1000)]
+	])('treats %s as signed out and deletes the cookie', async (_, make) => {
+		const { event, auth: read, writes } = fakeEvent('http://localhost/', { 'auth.session-token': await make() });
+		await runHandle(SvelteKitAuth(config()), event);
+		expect(await read()).toBeNull();
+		expect(writes).toEqual([{ name: 'auth.session-token', value: '', options: expect.objectContaining({ path: '/', maxAge: 0 }) }]);
+	});
+
+	it('accepts a cookie made with an older rotated secret', async () => {
+		const { jar } = await signedInJar();
+		const auth = SvelteKitAuth(config({ secret: ['n'.repeat(32), secret] }));
+		const { event, auth: read } = fakeEvent('http://localhost/', { ...jar });
+		await runHandle(auth, event);
+		expect(await read()).toMatchObject({ user: { id: 'u1' } });
+	});
+
+	it('logs and returns null when a callback throws', async () => {
+		const { jar } = await signedInJar();
+		const auth = SvelteKitAuth(config({ callbacks: { jwt: () => { throw new Error('boom'); } } }));
+		const { event, auth: read } = fakeEvent('http://localhost/', { ...jar });
+		await runHandle(auth, event);
+		expect(await read()).toBeNull();
+		expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ type: 'JWTSessionError' }));
+	});
+});
+
+describe('signIn action', () => {
+	it('sets a secure httpOnly Lax cookie and redirects to the validated target', async () => {
+		const auth = SvelteKitAuth(config());
+		const { event, writes } = fakeEvent('https://app.example/signin', {}, { email: 'a', password: 'right', redirectTo: '/account' });
+		expect(await redirectOf(() => auth.signIn(event))).toEqual({ status: 303, location: '/account' });
+		expect(writes).toHaveLength(1);
+		expect(writes[0]).toMatchObject({
+			name: '__Secure-auth.session-token',
+			options: { path: '/', httpOnly: true, sameSite: 'lax', secure: true, maxAge: 30 * DAY }
+		});
+		expect(authorize).toHaveBeenCalledWith({ email: 'a', password: 'right' }, event.request);
+	});
+
+	it.each([
+		['redirectTo', { redirectTo: '/a' }, '', '/a'],
+		['legacy callbackUrl field', { callbackUrl: '/b' }, '', '/b'],
+		['callbackUrl in the page URL', {}, '?callbackUrl=%2Fc', '/c'],
+		['an off-site redirectTo', { redirectTo: 'https://evil.example/' }, '', '/'],
+		['//evil', { redirectTo: '//evil.example' }, '', '/'],
+		['no target', {}, '', '/']
+	])('redirects after sign-in using %s', async (_, fields, query, location) => {
+		const auth = SvelteKitAuth(config());
+		const { event } = fakeEvent(`http://localhost/signin${query}`, {}, { password: 'right', ...fields });
+		expect(await redirectOf(() => auth.signIn(event))).toEqual({ status: 303, location });
+	});
+
+	class LockedOut extends CredentialsSignin {
+		override code = 'locked';
+	}
+	it.each([
+		['authorize() returning null', { password: 'wrong' }, undefined, '/signin?error=CredentialsSignin&code=credentials'],
+		['a thrown CredentialsSignin subclass', { password: 'x' }, new LockedOut(), '/signin?error=CredentialsSignin&code=locked'],
+		['any other error', { password: 'x' }, new Error('db down at 10.0.0.1'), '/signin?error=CallbackRouteError'],
+		['an unknown provider', { providerId: 'nope', password: 'right' }, undefined, '/signin?error=InvalidProvider'],
+		['keeping the callbackUrl', { password: 'wrong', redirectTo: '/account' }, undefined, '/signin?error=CredentialsSignin&code=credentials&callbackUrl=%2Faccount']
+	])('sends the user back to the sign-in page for %s, logging the full error', async (_, form, thrown, location) => {
+		if (thrown) authorize.mockRejectedValueOnce(thrown);
+		const auth = SvelteKitAuth(config());
+		const { event, writes } = fakeEvent('http://localhost/signin', {}, form);
+		expect(await redirectOf(() => auth.signIn(event))).toEqual({ status: 303, location });
+		expect(writes).toEqual([]);
+		expect(logger.error).toHaveBeenCalledTimes(1);
+	});
+
+	it('requires providerId when there are several providers', async () => {
+		const second = Credentials({ id: 'other', credentials: {}, authorize });
+		const auth = SvelteKitAuth(config({ providers: [config().providers[0]!, second] }));
+		const { event } = fakeEvent('http://localhost/signin', {}, { password: 'right' });
+		expect(await redirectOf(() => auth.signIn(event))).toMatchObject({ location: '/signin?error=InvalidProvider' });
+		const { event: named } = fakeEvent('http://localhost/signin', {}, { providerId: 'other', password: 'right' });
+		expect(await redirectOf(() => auth.signIn(named))).toMatchObject({ location: '/' });
+	});
+
+	it('uses a custom sign-in page and honours a signIn callback refusal', async () => {
+		const auth = SvelteKitAuth(config({ pages: { signIn: '/login' }, callbacks: { signIn: () => false } }));
+		const { event, writes } = fakeEvent('http://localhost/login', {}, { password: 'right' });
+		expect(await redirectOf(() => auth.signIn(event))).toMatchObject({ location: '/login?error=AccessDenied' });
+		expect(writes).toEqual([]);
+	});
+
+	it('passes user, account and trigger to the jwt callback at sign-in', async () => {
+		const jwt = vi.fn(({ token }) => token);
+		const auth = SvelteKitAuth(config({ callbacks: { jwt } }));
+		const { event } = fakeEvent('http://localhost/signin', {}, { password: 'right' });
+		await redirectOf(() => auth.signIn(event));
+		expect(jwt).toHaveBeenCalledWith({
+			token: { sub: 'u1', name: 'Alice', email: 'alice@example.com', picture: null },
+			user: alice,
+			account: { type: 'credentials', provider: 'credentials', providerAccountId: 'u1' },
+			trigger: 'signIn'
+		});
+	});
+});
+
+describe('signOut action', () => {
+	it('deletes the cookie and redirects to the validated redirectTo', async () => {
+		const { auth, jar } = await signedInJar();
+		for (const [redirectTo, location] of [['/bye', '/bye'], ['https://evil.example', '/']] as const) {
+			const { event, writes } = fakeEvent('http://localhost/signout', { ...jar }, { redirectTo });
+			expect(await redirectOf(() => auth.signOut(event))).toEqual({ status: 303, location });
+			expect(writes).toEqual([{ name: 'auth.session-token', value: '', options: expect.objectContaining({ maxAge: 0 }) }]);
+		}
+	});
+});
+
+describe('database strategy', () => {
+	function memoryAdapter() {
+		const sessions = new Map<string, { sessionToken: string; userId: string; expires: Date }>();
+		const adapter = {
+			createSession: vi.fn((s: AdapterSession) => (sessions.set(s.sessionToken, s), s)),
+			getSessionAndUser: vi.fn((t: string) => (sessions.has(t) ? { session: sessions.get(t)!, user: { ...alice, emailVerified: null } } : null)),
+			updateSession: vi.fn((s) => (sessions.set(s.sessionToken, { ...sessions.get(s.sessionToken)!, ...s }), null)),
+			deleteSession: vi.fn((t: string) => void sessions.delete(t))
+		} satisfies Adapter;
+		return { adapter, sessions };
+	}
+
+	it('stores a session row, reads it, extends it once per updateAge, and deletes it at sign-out', async () => {
+		const { adapter, sessions } = memoryAdapter();
+		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
+		const { event, jar } = fakeEvent('http://localhost/signin', {}, { password: 'right' });
+		await redirectOf(() => auth.signIn(event));
+		const token = jar['auth.session-token']!;
+		expect(sessions.get(token)).toMatchObject({ userId: 'u1', expires: new Date(T0 + 30 * DAY * 1000) });
+
+		const read = async () => {
+			const request = fakeEvent('http://localhost/', { ...jar });
+			await runHandle(auth, request.event);
+			return { session: await request.auth(), writes: request.writes };
+		};
+		expect(await read()).toEqual({ session: { user: alice, expires: '2025-01-31T00:00:00.000Z' }, writes: [] });
+		vi.setSystemTime(T0 + DAY * 1000);
+		const extended = await read();
+		expect(extended.session).toMatchObject({ expires: '2025-02-01T00:00:00.000Z' });
+		expect(extended.writes).toHaveLength(1);
+		expect(adapter.updateSession).toHaveBeenCalledTimes(1);
+
+		const out = fakeEvent('http://localhost/signout', { ...jar }, {});
+		await redirectOf(() => auth.signOut(out.event));
+		expect(sessions.size).toBe(0);
+	});
+
+	it('deletes an expired session row and its cookie', async () => {
+		const { adapter, sessions } = memoryAdapter();
+		sessions.set('old', { sessionToken: 'old', userId: 'u1', expires: new Date(T0 - 1) });
+		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
+		const { event, auth: read, writes } = fakeEvent('http://localhost/', { 'auth.session-token': 'old' });
+		await runHandle(auth, event);
+		expect(await read()).toBeNull();
+		expect(sessions.size).toBe(0);
+		expect(writes).toHaveLength(1);
+	});
+});

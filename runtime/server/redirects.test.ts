@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { matchesPathPrefix, safeRedirectTarget } from './redirects.js';
+
+const origin = 'https://app.example';
+
+describe('safeRedirectTarget', () => {
+	it.each([
+		['/account', '/account'],
+		['/account?tab=1#top', '/account?tab=1#top'],
+		['/a/../b', '/b']
+	])('keeps the relative path %s as %s', (target, expected) => {
+		expect(safeRedirectTarget(target, origin, false)).toBe(expected);
+	});
+
+	it('accepts an absolute URL on the same origin only when the host is trusted, as a path', () => {
+		expect(safeRedirectTarget('https://app.example/x?y=1', origin, true)).toBe('/x?y=1');
+		expect(safeRedirectTarget('https://app.example/x', origin, false)).toBe('/');
+	});
+
+	it.each([
+		['another origin', 'https://evil.example/x'],
+		['another scheme on the same host', 'http://app.example/x'],
+		['a protocol-relative URL', '//evil.example'],
+		['a backslash trick', '/\\evil.example'],
+		['a tab trick', '/\t/evil.example'],
+		['a newline', '/x\nSet-Cookie: a=b'],
+		['javascript:', 'javascript:alert(1)'],
+		['data:', 'data:text/html,hi'],
+		['a bare word', 'account'],
+		['an empty string', ''],
+		['a non-string', 42]
+	])('falls back to / for %s', (_, target) => {
+		expect(safeRedirectTarget(target, origin, true)).toBe('/');
+	});
+});
+
+describe('matchesPathPrefix', () => {
+	const prefixes = ['/account', '/admin/'];
+
+	it.each(['/account', '/account/', '/account/settings', '/admin', '/admin/users', '/%61ccount', '/account%2Fx', '//account/x'])(
+		'matches %s',
+		(pathname) => expect(matchesPathPrefix(pathname, prefixes)).toBe(true)
+	);
+
+	it.each(['/', '/accounts', '/account-x', '/public/account', '/administrator'])('does not match %s', (pathname) => {
+		expect(matchesPathPrefix(pathname, prefixes)).toBe(false);
+	});
+
+	it('treats a malformed escape as a match (fail closed), but not with no prefixes', () => {
+		expect(matchesPathPrefix('/%E0%A4%A', prefixes)).toBe(true);
+		expect(matchesPathPrefix('/%E0%A4%A', [])).toBe(false);
+	});
+
+	it('matches everything under the prefix /', () => {
+		expect(matchesPathPrefix('/anything', ['/'])).toBe(true);
+	});
+});
