@@ -39,7 +39,9 @@ export function addAppTypes(source: string): EditResult {
 				(m) => (m.type === 'TSPropertySignature' || m.type === 'TSMethodSignature') && m.key.type === 'Identifier' && m.key.name === member
 			);
 			if (has) continue;
-			edit.appendLeft(existing.body.end! - 1, `${existing.body.body.length ? '' : '\n'}${indent}\t${line}\n${indent}`);
+			const last = existing.body.body.at(-1);
+			if (last) edit.appendLeft(last.end!, `\n${indent}\t${line}`);
+			else edit.appendLeft(existing.body.end! - 1, `\n${indent}\t${line}\n${indent}`);
 			changed = true;
 			continue;
 		}

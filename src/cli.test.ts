@@ -1,0 +1,101 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+// These run the real binary (bin/create-auth.js → dist/), as users do; `npm test` builds first.
+const BIN = fileURLToPath(new URL('../bin/create-auth.js', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit2-ts', import.meta.url));
+
+async function run(cwd: string, ...args: string[]) {
+	try {
+		const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, CI: '1' } });
+		return { code: 0, stdout, stderr };
+	} catch (error) {
+		const e = error as { code: number; stdout: string; stderr: string };
+		return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+	}
+}
+
+async function snapshot(root: string): Promise<Record<string, string>> {
+	const out: Record<string, string> = {};
+	for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+		if (entry.isFile()) {
+			const file = path.join(entry.parentPath, entry.name);
+			out[path.relative(root, file)] = await readFile(file, 'utf8');
+		}
+	}
+	return out;
+}
+
+async function fixtureCopy(): Promise<string> {
+	const dir = await mkdtemp(path.join(tmpdir(), 'create-auth-cli-'));
+	await cp(FIXTURE, dir, { recursive: true });
+	return dir;
+}
+
+describe('create-auth (the binary)', () => {
+	it.each([
+		['no package.json', null],
+		['a package.json without @sveltejs/kit', '{"name":"x","dependencies":{"react":"^19.0.0"}}'],
+		['a package.json that is not JSON', '{ nope']
+	])('refuses outside a SvelteKit app (%s) with E_NOT_SVELTEKIT and exit 1', async (_, packageJson) => {
+		const dir = await mkdtemp(path.join(tmpdir(), 'create-auth-cli-'));
+		if (packageJson) await writeFile(path.join(dir, 'package.json'), packageJson);
+		const before = await snapshot(dir);
+		const result = await run(dir, '--yes', '--no-install');
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain('[E_NOT_SVELTEKIT]');
+		expect(result.stderr).toContain('SvelteKit');
+		expect(result.stderr).not.toMatch(/\n\s+at /);
+		expect(await snapshot(dir)).toEqual(before);
+	});
+
+	it('rejects an unknown provider with E_UNKNOWN_PROVIDER, writing nothing', async () => {
+		const dir = await fixtureCopy();
+		const before = await snapshot(dir);
+		const result = await run(dir, '--yes', '--no-install', '--providers', 'credentials,myspace');
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain('Unknown provider "myspace". [E_UNKNOWN_PROVIDER]');
+		expect(await snapshot(dir)).toEqual(before);
+	});
+
+	it('--dry-run prints the plan and writes nothing', async () => {
+		const dir = await fixtureCopy();
+		const before = await snapshot(dir);
+		const result = await run(dir, '--yes', '--dry-run');
+		expect(result.code).toBe(0);
+		expect(result.stdout).toContain('+ src/auth.ts (new');
+		expect(result.stdout).toContain('+++ b/src/app.d.ts');
+		expect(result.stdout).not.toMatch(/AUTH_SECRET=\S/);
+		expect(await snapshot(dir)).toEqual(before);
+	});
+
+	it('--cwd points at the app; a second run writes nothing', async () => {
+		const dir = await fixtureCopy();
+		const first = await run(tmpdir(), '--cwd', dir, '--yes', '--no-install');
+		expect(first.code).toBe(0);
+		const after = await snapshot(dir);
+		expect(after['src/auth.ts']).toContain('SvelteKitAuth(');
+		const second = await run(dir, '--yes', '--no-install');
+		expect(second.code).toBe(0);
+		expect(second.stdout).toContain('nothing to write');
+		expect(await snapshot(dir)).toEqual(after);
+	});
+
+	it('restores every file when the dependency install fails', async () => {
+		const dir = await fixtureCopy();
+		// A dependency on a folder that does not exist makes `npm install` fail after the files were written.
+		const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
+		pkg.devDependencies['create-auth-missing'] = 'file:./no-such-folder';
+		await writeFile(path.join(dir, 'package.json'), JSON.stringify(pkg, null, '\t') + '\n');
+		const before = await snapshot(dir);
+		const result = await run(dir, '--yes');
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain('[E_INSTALL_FAILED]');
+		expect(await snapshot(dir)).toEqual(before);
+	}, 120_000);
+});

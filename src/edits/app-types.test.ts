@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { addAppTypes } from './app-types.js';
+
+const SV_APP_D_TS = `// See https://svelte.dev/docs/kit/types#app.d.ts
+// for information about these interfaces
+declare global {
+	namespace App {
+		// interface Error {}
+		// interface Locals {}
+		// interface PageData {}
+		// interface PageState {}
+		// interface Platform {}
+	}
+}
+
+export {};
+`;
+
+describe('addAppTypes', () => {
+	it("replaces sv's placeholder comments with typed Locals and PageData", () => {
+		const { content, pending } = addAppTypes(SV_APP_D_TS);
+		expect(pending).toBeUndefined();
+		expect(content).toBe(`// See https://svelte.dev/docs/kit/types#app.d.ts
+// for information about these interfaces
+import type { Session } from '$lib/auth';
+
+declare global {
+	namespace App {
+		// interface Error {}
+		interface Locals {
+			auth(): Promise<Session | null>;
+		}
+		interface PageData {
+			session: Session | null;
+		}
+		// interface PageState {}
+		// interface Platform {}
+	}
+}
+
+export {};
+`);
+	});
+
+	it('appends the member to interfaces the user already declared, keeping their members', () => {
+		const source = `import type { User } from '$lib/types';
+
+declare global {
+	namespace App {
+		interface Locals {
+			user: User | null;
+		}
+		interface PageData {}
+	}
+}
+
+export {};
+`;
+		const { content } = addAppTypes(source);
+		expect(content).toContain('\t\tinterface Locals {\n\t\t\tuser: User | null;\n\t\t\tauth(): Promise<Session | null>;\n\t\t}');
+		expect(content).toContain('\t\tinterface PageData {\n\t\t\tsession: Session | null;\n\t\t}');
+		expect(content).toContain("import type { User } from '$lib/types';\nimport type { Session } from '$lib/auth';");
+	});
+
+	it('is idempotent', () => {
+		const once = addAppTypes(SV_APP_D_TS).content;
+		expect(addAppTypes(once).content).toBe(once);
+	});
+
+	it('reports a manual step for a file without an App namespace', () => {
+		const source = 'export {};\n';
+		expect(addAppTypes(source)).toEqual({ content: source, pending: expect.stringMatching(/interface Locals/) });
+	});
+});
