@@ -10,9 +10,13 @@ import { describe, expect, it } from 'vitest';
 const BIN = fileURLToPath(new URL('../bin/create-auth.js', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit2-ts', import.meta.url));
 
-async function run(cwd: string, ...args: string[]) {
+async function run(cwd: string, ...args: string[] | [Record<string, string>, ...string[]]) {
+	const env = typeof args[0] === 'object' ? (args.shift() as Record<string, string>) : {};
 	try {
-		const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, CI: '1' } });
+		const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...(args as string[])], {
+			cwd,
+			env: { ...process.env, CI: '1', ...env }
+		});
 		return { code: 0, stdout, stderr };
 	} catch (error) {
 		const e = error as { code: number; stdout: string; stderr: string };
@@ -88,14 +92,14 @@ describe('create-auth (the binary)', () => {
 
 	it('restores every file when the dependency install fails', async () => {
 		const dir = await fixtureCopy();
-		// A dependency on a folder that does not exist makes `npm install` fail after the files were written.
-		const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
-		pkg.devDependencies['create-auth-missing'] = 'file:./no-such-folder';
-		await writeFile(path.join(dir, 'package.json'), JSON.stringify(pkg, null, '\t') + '\n');
+		// An `npm` first on PATH that fails, as a broken registry or a full disk would.
+		const bin = await mkdtemp(path.join(tmpdir(), 'create-auth-fake-npm-'));
+		await writeFile(path.join(bin, 'npm'), '#!/bin/sh\necho "npm error simulated failure" >&2\nexit 1\n', { mode: 0o755 });
 		const before = await snapshot(dir);
-		const result = await run(dir, '--yes');
+		const result = await run(dir, { PATH: `${bin}${path.delimiter}${process.env.PATH}` }, '--yes');
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain('[E_INSTALL_FAILED]');
+		expect(result.stderr).toContain('simulated failure');
 		expect(await snapshot(dir)).toEqual(before);
-	}, 120_000);
+	});
 });
