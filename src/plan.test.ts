@@ -129,7 +129,7 @@ describe('planInit on an app that already has files', () => {
 		const first = planInit({ ...base, project: fixture });
 		const after = applied(fixture, first);
 		const path = 'src/lib/server/auth/errors.ts';
-		const edited = { ...after, files: { ...after.files, [path]: `${after.files[path]}// my fix\n` } };
+		const edited: Project = { ...after, files: { ...after.files, [path]: `${after.files[path]}// my fix\n` } };
 		const changedRuntime: TextFiles = { ...base.runtime, 'server/errors.ts': `${base.runtime['server/errors.ts']}// v2\n` };
 		const plan = planInit({ ...base, runtime: changedRuntime, project: edited });
 		expect(paths(plan)).not.toContain(path);

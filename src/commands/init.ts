@@ -54,16 +54,17 @@ export async function init(options: InitOptions): Promise<number> {
 	const rollback = await applyOperations(project.root, plan.operations);
 	const dependenciesChanged = plan.operations.some((operation) => operation.path === 'package.json');
 	if (options.install && dependenciesChanged) {
-		const spinner = prompts.spinner();
+		// An animated spinner only where a person watches; logs and CI get two plain lines.
+		const progress = process.stdout.isTTY ? prompts.spinner() : plainProgress();
 		const controller = new AbortController();
 		const cancel = () => controller.abort();
 		process.once('SIGINT', cancel);
-		spinner.start(`Installing dependencies with ${project.packageManager}`);
+		progress.start(`Installing dependencies with ${project.packageManager}`);
 		try {
 			await installDependencies(project.root, project.packageManager, controller.signal);
-			spinner.stop('Dependencies installed');
+			progress.stop('Dependencies installed');
 		} catch (error) {
-			spinner.error('Install failed: restoring your files');
+			progress.error('Install failed: restoring your files');
 			await rollback();
 			throw error;
 		} finally {
@@ -81,6 +82,14 @@ export async function init(options: InitOptions): Promise<number> {
 	prompts.note(steps.join('\n'), 'Next steps');
 	if (interactive) prompts.outro(`Next time, without prompts:\n  ${equivalentCommand(answers)}`);
 	return 0;
+}
+
+function plainProgress(): Pick<ReturnType<typeof prompts.spinner>, 'start' | 'stop' | 'error'> {
+	return {
+		start: (message) => prompts.log.step(message ?? ''),
+		stop: (message) => prompts.log.success(message ?? ''),
+		error: (message) => prompts.log.error(message ?? '')
+	};
 }
 
 function reportLeftAlone(plan: Plan): void {
