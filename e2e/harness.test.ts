@@ -2,13 +2,12 @@
  * Proves the e2e harness itself, before any auth: a fixture app is copied, installed, built,
  * previewed and seen by Chromium; and the CLI refuses a folder that is not a SvelteKit app.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cliBin, repoRoot, copyFixture, install, removeApp, runCli, start, type Server } from './harness/app.js';
+import { build, cliBin, copyFixture, install, removeApp, runCli, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 
 describe('harness: kit2-ts fixture without auth', () => {
@@ -86,16 +85,5 @@ describe('CLI outside a SvelteKit app', () => {
 		expect(result.exitCode).not.toBe(0);
 		expect(await fs.readdir(dir)).toEqual(['package.json']);
 		expect(await fs.readFile(path.join(dir, 'package.json'), 'utf8')).toBe('{"name":"x"}\n');
-	});
-});
-
-describe('harness types', () => {
-	it('e2e/harness/*.d.ts match the JSDoc of the .js files (node scripts/harness-types.js)', () => {
-		// Throws with the list of stale files (or the JS's type errors) if not.
-		execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'harness-types.js'), '--check'], {
-			cwd: repoRoot,
-			stdio: 'pipe',
-			timeout: 120_000
-		});
 	});
 });
