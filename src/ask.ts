@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream';
 import * as prompts from '@clack/prompts';
 import { ADAPTERS, DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type Strategy } from './answers.js';
 import { CliError } from './errors.js';
@@ -21,19 +22,26 @@ export function answersFromFlags(given: GivenAnswers): Answers {
 	};
 }
 
+/** Where prompts read keypresses and draw; the process's stdin/stdout unless given (tests script them). */
+export interface PromptStreams {
+	input?: Readable;
+	output?: Writable;
+}
+
 /**
  * Asks, with @clack/prompts, for every answer the flags did not give.
  *
  * @throws {CliError} `E_CANCELLED` when the user cancels a prompt (Ctrl-C / Esc); nothing has
  *   been written at that point
  */
-export async function askMissing(given: GivenAnswers): Promise<Answers> {
+export async function askMissing(given: GivenAnswers, streams: PromptStreams = {}): Promise<Answers> {
 	const defaults = answersFromFlags(given);
 	const providers =
 		given.providers !== undefined
 			? defaults.providers
 			: answered(
 					await prompts.multiselect({
+						...streams,
 						message: 'Which sign-in methods?',
 						options: PROVIDERS.map((p) => ({ value: p.id, label: p.label, hint: p.hint })),
 						initialValues: DEFAULT_ANSWERS.providers,
@@ -45,6 +53,7 @@ export async function askMissing(given: GivenAnswers): Promise<Answers> {
 			? defaults.strategy
 			: answered(
 					await prompts.select<Strategy>({
+						...streams,
 						message: 'Session strategy?',
 						options: STRATEGIES.map((value) => ({ value, label: value, hint: 'encrypted cookie, no database read per request' })),
 						initialValue: DEFAULT_ANSWERS.strategy
@@ -55,6 +64,7 @@ export async function askMissing(given: GivenAnswers): Promise<Answers> {
 			? defaults.adapter
 			: answered(
 					await prompts.select<AdapterId>({
+						...streams,
 						message: 'Where do users and accounts live?',
 						options: ADAPTERS.map((value) => ({ value, label: value, hint: 'embedded, a file next to your app' })),
 						initialValue: DEFAULT_ANSWERS.adapter
@@ -66,6 +76,7 @@ export async function askMissing(given: GivenAnswers): Promise<Answers> {
 			: splitList(
 					answered(
 						await prompts.text({
+						...streams,
 							message: 'Which path prefixes need a signed-in user? (comma separated)',
 							initialValue: DEFAULT_ANSWERS.protect.join(','),
 							placeholder: '/account'

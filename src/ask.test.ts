@@ -1,0 +1,46 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ANSWERS } from './answers.js';
+import { askMissing } from './ask.js';
+
+const ENTER = '\r';
+const CTRL_C = '\x03';
+
+/** Prompt streams whose input types `keys` one at a time, after each prompt has drawn. */
+function scripted(keys: string[]) {
+	const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => {} });
+	const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80, rows: 24 });
+	let screen = '';
+	output.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+	const timer = setInterval(() => {
+		const key = keys.shift();
+		if (key === undefined) clearInterval(timer);
+		else input.write(key);
+	}, 20);
+	return { streams: { input, output }, screen: () => screen, stop: () => clearInterval(timer) };
+}
+
+describe('askMissing', () => {
+	it('asks only what the flags left out, and Enter accepts the defaults', async () => {
+		const session = scripted([ENTER, ENTER]);
+		const answers = await askMissing({ providers: 'credentials', strategy: 'jwt' }, session.streams);
+		session.stop();
+		expect(answers).toEqual(DEFAULT_ANSWERS);
+		expect(session.screen()).toContain('Where do users and accounts live?');
+		expect(session.screen()).toContain('Which path prefixes need a signed-in user?');
+		expect(session.screen()).not.toContain('Session strategy?');
+	});
+
+	it('takes typed prefixes', async () => {
+		const session = scripted([ENTER, ENTER, ENTER, ...',/admin', ENTER]);
+		const answers = await askMissing({}, session.streams);
+		session.stop();
+		expect(answers.protect).toEqual(['/account', '/admin']);
+	});
+
+	it('turns a cancelled prompt into E_CANCELLED', async () => {
+		const session = scripted([CTRL_C]);
+		await expect(askMissing({}, session.streams)).rejects.toMatchObject({ code: 'E_CANCELLED' });
+		session.stop();
+	});
+});
