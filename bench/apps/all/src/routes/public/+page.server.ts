@@ -1,0 +1,3 @@
+import type { PageServerLoad } from './$types';
+
+export const load: PageServerLoad = () => ({ message: 'Hello from a public page.' });

@@ -1,0 +1,168 @@
+// @ts-check
+/**
+ * `npm run bench` — floor vs ours vs Auth.js, side by side. See bench/README.md.
+ *
+ *   node bench/run.js [--quick] [--keep] [--profile <app>:<page>]…
+ *
+ * --quick    1 repetition, 1 s warm-up, 3 s measured (for iterating; not for conclusions)
+ * --keep     build the apps in <tmpdir>/create-auth-e2e-bench-<app> and leave them there;
+ *            the next --keep run reuses their node_modules
+ * --profile  after the rows, a CPU profile of that row (e.g. `ours:protected`), top self time
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { repoRoot, run } from '../e2e/harness/app.js';
+import { APP_NAMES, prepareApp, timeCli } from './apps.js';
+import { load } from './load.js';
+import { profile } from './profile.js';
+import { markdown, median, save } from './report.js';
+import { checkProtected, countSetCookies, signIn } from './session.js';
+import { componentBytes } from './size.js';
+import { cores, startServer } from './server.js';
+
+const PAGES = /** @type {const} */ (['public', 'protected']);
+const CONNECTIONS = 10;
+const CLI_RUNS = 5;
+const SET_COOKIE_REQUESTS = 20;
+const PROFILE_TOP = 25;
+
+const { values: flags } = parseArgs({
+	options: {
+		quick: { type: 'boolean', default: false },
+		keep: { type: 'boolean', default: false },
+		profile: { type: 'string', multiple: true, default: [] }
+	}
+});
+const timing = flags.quick ? { warmup: 1, duration: 3, repetitions: 1 } : { warmup: 3, duration: 10, repetitions: 3 };
+const profiles = (flags.profile ?? []).map((spec) => {
+	const [app, page] = spec.split(':');
+	if (!APP_NAMES.includes(/** @type {any} */ (app)) || !PAGES.includes(/** @type {any} */ (page))) {
+		throw new Error(`--profile ${spec}: expected <${APP_NAMES.join('|')}>:<${PAGES.join('|')}>`);
+	}
+	return { app: /** @type {import('./apps.js').AppName} */ (app), page: /** @type {typeof PAGES[number]} */ (page) };
+});
+
+/** @param {string} line */
+const log = (line) => process.stderr.write(`[bench] ${line}\n`);
+process.on('SIGINT', () => process.exit(130)); // the exit hooks then kill the servers
+
+const date = new Date().toISOString();
+const pin = cores();
+const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+
+log('building the CLI (npm run build)');
+const cliBuild = await run('npm', ['run', 'build'], { cwd: repoRoot, timeout: 300_000 });
+if (cliBuild.exitCode !== 0) throw new Error(`npm run build failed:\n${cliBuild.stdout}\n${cliBuild.stderr}`);
+
+log(`timing create-auth --yes --no-install (${CLI_RUNS} runs)`);
+const cliRuns = await timeCli(CLI_RUNS);
+
+/** @type {import('./apps.js').App[]} */
+const apps = [];
+/** @type {import('./server.js').NodeServer[]} */
+const servers = [];
+try {
+	for (const name of APP_NAMES) apps.push(await prepareApp(name, { keep: flags.keep, log }));
+	for (const app of apps) servers.push(await startServer(app, { core: pin?.server }));
+	const pinning = pin
+		? `server on core ${pin.server} (taskset; Cpus_allowed_list ${servers.map((s) => s.cpus).join('/')}), load generator on core ${pin.load}`
+		: 'not pinned (taskset unavailable or fewer than 2 cores)';
+	log(pinning);
+
+	/** @type {import('./report.js').Results['checks']} */
+	const checks = {};
+	/** @type {Record<string, string>} */
+	const cookies = {};
+	/** @type {import('./report.js').Results['setCookies']} */
+	const setCookies = {};
+	/** @type {import('./report.js').Results['clientJs']} */
+	const clientJs = {};
+	for (const [i, app] of apps.entries()) {
+		const { url } = /** @type {import('./server.js').NodeServer} */ (servers[i]);
+		const session = app.name === 'floor' ? { cookie: '', steps: ['none (no auth)'] } : await signIn(app.name, url);
+		cookies[app.name] = session.cookie;
+		checks[app.name] = { signIn: session.steps, protected: await checkProtected(url, '/protected', session.cookie) };
+		if (app.name === 'floor') continue;
+		setCookies[app.name] = await countSetCookies(url, '/protected', session.cookie, SET_COOKIE_REQUESTS);
+		clientJs[app.name] = await componentBytes(url);
+		log(`${app.name}: signed in; /protected ${JSON.stringify(checks[app.name]?.protected)}`);
+	}
+
+	/** @type {Map<string, import('./load.js').LoadResult[]>} */
+	const runs = new Map();
+	for (let rep = 1; rep <= timing.repetitions; rep++) {
+		for (const page of PAGES) {
+			for (const [i, app] of apps.entries()) {
+				const server = /** @type {import('./server.js').NodeServer} */ (servers[i]);
+				const headers = page === 'protected' && cookies[app.name] ? { cookie: /** @type {string} */ (cookies[app.name]) } : {};
+				const options = { url: `${server.url}/${page}`, headers, connections: CONNECTIONS, ...timing, pid: server.pid };
+				const result = await load(options, pin?.load);
+				const expected = String(200);
+				if (result.errors > 0 || Object.keys(result.statusCodes).some((code) => code !== expected)) {
+					throw new Error(`${app.name} /${page}: unexpected answers ${JSON.stringify(result)}\n${server.output()}`);
+				}
+				log(`rep ${rep} ${app.name} /${page}: ${result.rps.toFixed(0)} req/s, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req`);
+				const key = `${app.name} ${page}`;
+				runs.set(key, [...(runs.get(key) ?? []), result]);
+			}
+		}
+	}
+
+	/** @type {import('./report.js').Row[]} */
+	const rows = [];
+	for (const app of apps) {
+		for (const page of PAGES) {
+			const list = /** @type {import('./load.js').LoadResult[]} */ (runs.get(`${app.name} ${page}`));
+			const m = {
+				rps: median(list.map((x) => x.rps)),
+				p50: median(list.map((x) => x.p50)),
+				p99: median(list.map((x) => x.p99)),
+				cpuUsPerRequest: median(list.map((x) => x.cpuUsPerRequest))
+			};
+			const floor = rows.find((x) => x.app === 'floor' && x.page === page)?.median ?? m;
+			rows.push({
+				app: app.name,
+				page,
+				runs: list,
+				median: m,
+				rssMiB: /** @type {import('./load.js').LoadResult} */ (list.at(-1)).rssMiB,
+				ratio: { rps: m.rps / floor.rps, cpu: m.cpuUsPerRequest / floor.cpuUsPerRequest }
+			});
+		}
+	}
+
+	for (const server of servers.splice(0)) await server.stop();
+
+	/** @type {import('./report.js').Results['profiles']} */
+	const profileResults = [];
+	for (const { app: name, page } of profiles) {
+		const app = /** @type {import('./apps.js').App} */ (apps.find((a) => a.name === name));
+		log(`profiling ${name} /${page}`);
+		const headers = page === 'protected' && cookies[name] ? { cookie: /** @type {string} */ (cookies[name]) } : {};
+		const entries = await profile(app, `/${page}`, headers, { cores: pin, connections: CONNECTIONS, ...timing, top: PROFILE_TOP });
+		profileResults.push({ app: name, page, entries });
+	}
+
+	/** @type {import('./report.js').Results} */
+	const results = {
+		date,
+		machine: { nproc: os.availableParallelism(), cpu: cpuModel, node: process.version, pinning },
+		options: { connections: CONNECTIONS, ...timing, quick: flags.quick ?? false },
+		versions: Object.fromEntries(apps.map((a) => [a.name, a.versions])),
+		checks,
+		rows,
+		setCookies,
+		clientJs,
+		cli: { runsMs: cliRuns, medianMs: median(cliRuns) },
+		regenerate: 'n/a (not implemented)',
+		databaseStrategy: 'n/a (the CLI offers only jwt)',
+		profiles: profileResults
+	};
+	const files = await save(results);
+	process.stdout.write(`${markdown(results)}\n`);
+	log(`wrote ${files.md} and ${files.json}`);
+} finally {
+	for (const server of servers) await server.stop();
+	for (const app of apps) await app.remove();
+}

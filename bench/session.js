@@ -1,0 +1,130 @@
+// @ts-check
+/**
+ * Sign in over plain HTTP (no JavaScript, as a browser with JS disabled would) to get a real
+ * session cookie, and check what `/protected` answers with and without it.
+ */
+import { DEMO } from './apps.js';
+
+/**
+ * A request as a no-JS browser sends it: `Accept: text/html`, redirects not followed, and
+ * for a form POST `Origin` (SvelteKit's CSRF check) and a urlencoded body.
+ * @param {string} url
+ * @param {{ cookie?: string, form?: Record<string, string> }} [options]
+ */
+async function request(url, { cookie, form } = {}) {
+	/** @type {Record<string, string>} */
+	const headers = { accept: 'text/html' };
+	if (cookie) headers.cookie = cookie;
+	/** @type {RequestInit} */
+	const init = { headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) };
+	if (form) {
+		headers.origin = new URL(url).origin;
+		headers['content-type'] = 'application/x-www-form-urlencoded';
+		init.method = 'POST';
+		init.body = new URLSearchParams(form).toString();
+	}
+	const response = await fetch(url, init);
+	const body = await response.text();
+	return { status: response.status, location: response.headers.get('location'), setCookies: response.headers.getSetCookie(), body };
+}
+
+/**
+ * `name=value` pairs of Set-Cookie headers that set a value (deletions left out).
+ * @param {string[]} setCookies
+ */
+function cookiePairs(setCookies) {
+	return setCookies
+		.map((header) => /** @type {string} */ (header.split(';')[0]).trim())
+		.filter((pair) => !pair.endsWith('='));
+}
+
+/**
+ * @param {string} what
+ * @param {{ status: number, location: string | null, setCookies: string[] }} response
+ * @param {number} status
+ */
+function expectStatus(what, response, status) {
+	if (response.status !== status) {
+		throw new Error(`${what}: expected ${status}, got ${response.status} (location ${response.location}, set-cookie ${response.setCookies.join(' | ')})`);
+	}
+}
+
+/**
+ * Sign in and return the `Cookie` header value that carries the session.
+ * - ours: POST /signup (303 → /signin?registered), then POST /signin (the form action).
+ * - authjs: GET /auth/csrf (token + csrf cookie, if it hands them out), then POST
+ *   /auth/callback/credentials.
+ * @param {import('./apps.js').AppName} name
+ * @param {string} url
+ * @returns {Promise<{ cookie: string, steps: string[] }>}
+ */
+export async function signIn(name, url) {
+	if (name === 'ours') {
+		const signup = await request(`${url}/signup`, { form: { email: DEMO.email, password: DEMO.password } });
+		expectStatus('POST /signup', signup, 303);
+		const signin = await request(`${url}/signin`, {
+			form: { providerId: 'credentials', email: DEMO.email, password: DEMO.password, redirectTo: '/protected' }
+		});
+		expectStatus('POST /signin', signin, 303);
+		return {
+			cookie: cookiePairs(signin.setCookies).join('; '),
+			steps: [`POST /signup → ${signup.status} ${signup.location}`, `POST /signin → ${signin.status} ${signin.location}`]
+		};
+	}
+	if (name === 'authjs') {
+		// @auth/sveltekit sets skipCSRFCheck (SvelteKit checks Origin itself): /auth/csrf then
+		// answers 404 and the callback needs no token. Send one only if the version hands one out.
+		const csrf = await request(`${url}/auth/csrf`);
+		/** @type {Record<string, string>} */
+		const form = { email: DEMO.email, password: DEMO.password, callbackUrl: `${url}/protected` };
+		let csrfCookie = '';
+		if (csrf.status === 200) {
+			form.csrfToken = JSON.parse(csrf.body).csrfToken;
+			csrfCookie = cookiePairs(csrf.setCookies).join('; ');
+		}
+		const callback = await request(`${url}/auth/callback/credentials`, { cookie: csrfCookie, form });
+		expectStatus('POST /auth/callback/credentials', callback, 302);
+		const session = cookiePairs(callback.setCookies).filter((pair) => pair.startsWith('authjs.session-token'));
+		if (session.length === 0) throw new Error(`Auth.js set no session cookie: ${callback.setCookies.join(' | ')}`);
+		return {
+			cookie: session.join('; '),
+			steps: [
+				`GET /auth/csrf → ${csrf.status}${csrf.status === 200 ? '' : ' (CSRF token check skipped by @auth/sveltekit)'}`,
+				`POST /auth/callback/credentials → ${callback.status} ${callback.location}`
+			]
+		};
+	}
+	throw new Error(`${name} has no sign-in`);
+}
+
+/**
+ * What `path` answers with and without the cookie; throws unless it is 200 with it.
+ * @param {string} url
+ * @param {string} path
+ * @param {string} cookie
+ */
+export async function checkProtected(url, path, cookie) {
+	const signedIn = await request(`${url}${path}`, { cookie });
+	expectStatus(`GET ${path} with the session cookie`, signedIn, 200);
+	const anonymous = await request(`${url}${path}`);
+	return { withCookie: signedIn.status, withoutCookie: anonymous.status, withoutCookieLocation: anonymous.location };
+}
+
+/**
+ * Set-Cookie headers on `times` sequential GETs of `path` with the cookie.
+ * @param {string} url
+ * @param {string} path
+ * @param {string} cookie
+ * @param {number} times
+ */
+export async function countSetCookies(url, path, cookie, times) {
+	let total = 0;
+	/** @type {Set<string>} */
+	const names = new Set();
+	for (let i = 0; i < times; i++) {
+		const response = await request(`${url}${path}`, { cookie });
+		total += response.setCookies.length;
+		for (const header of response.setCookies) names.add(/** @type {string} */ (header.split('=')[0]));
+	}
+	return { requests: times, setCookieHeaders: total, names: [...names] };
+}
