@@ -3,12 +3,20 @@
  * `sv create` app, then a real install, svelte-check, build and preview, driven by Chromium
  * through sign-up, sign-in, the guards and sign-out.
  */
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, check, copyFixture, removeApp, runCli, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'correct horse battery staple';
+
+/** Fills the Email and Password fields of the page's form and presses `button`. */
+async function submitCredentials(page: Page, button: string, email = EMAIL, password = PASSWORD): Promise<void> {
+	await page.getByLabel('Email').fill(email);
+	await page.getByLabel('Password').fill(password);
+	await page.getByRole('button', { name: button }).click();
+}
 
 describe('credentials sign-in in a SvelteKit 2 TypeScript app', () => {
 	let appDir: string;
@@ -55,14 +63,10 @@ describe('credentials sign-in in a SvelteKit 2 TypeScript app', () => {
 
 		await page.getByRole('link', { name: 'Create one' }).click();
 		await page.waitForURL('**/signup');
-		await page.getByLabel('Email').fill(EMAIL);
-		await page.getByLabel('Password').fill(PASSWORD);
-		await page.getByRole('button', { name: 'Create account' }).click();
+		await submitCredentials(page, 'Create account');
 		await page.waitForURL('**/signin?registered');
 
-		await page.getByLabel('Email').fill(EMAIL);
-		await page.getByLabel('Password').fill(PASSWORD);
-		await page.getByRole('button', { name: 'Sign in' }).click();
+		await submitCredentials(page, 'Sign in');
 		await page.waitForURL('**/');
 		await page.goto(`${server!.url}/account`);
 		await expect.poll(() => page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
@@ -85,9 +89,7 @@ describe('credentials sign-in in a SvelteKit 2 TypeScript app', () => {
 	it('comes back to the protected page the user first asked for after signing in', async () => {
 		const page = await browser!.newPage();
 		await page.goto(`${server!.url}/account`);
-		await page.getByLabel('Email').fill(EMAIL);
-		await page.getByLabel('Password').fill(PASSWORD);
-		await page.getByRole('button', { name: 'Sign in' }).click();
+		await submitCredentials(page, 'Sign in');
 		await page.waitForURL('**/account');
 		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
 		await page.close();
@@ -99,9 +101,7 @@ describe('credentials sign-in in a SvelteKit 2 TypeScript app', () => {
 	])('answers %s with the same generic error, and error=CredentialsSignin in the URL', async (_, email, password) => {
 		const page = await browser!.newPage();
 		await page.goto(`${server!.url}/signin`);
-		await page.getByLabel('Email').fill(email);
-		await page.getByLabel('Password').fill(password);
-		await page.getByRole('button', { name: 'Sign in' }).click();
+		await submitCredentials(page, 'Sign in', email, password);
 		await page.waitForURL('**/signin?*');
 		const url = new URL(page.url());
 		expect(url.searchParams.get('error')).toBe('CredentialsSignin');
@@ -114,9 +114,7 @@ describe('credentials sign-in in a SvelteKit 2 TypeScript app', () => {
 		const context = await browser!.newContext({ javaScriptEnabled: false });
 		const page = await context.newPage();
 		await page.goto(`${server!.url}/account`);
-		await page.getByLabel('Email').fill(EMAIL);
-		await page.getByLabel('Password').fill(PASSWORD);
-		await page.getByRole('button', { name: 'Sign in' }).click();
+		await submitCredentials(page, 'Sign in');
 		await page.waitForURL('**/account');
 		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
 		await page.getByRole('button', { name: 'Sign out' }).click();
