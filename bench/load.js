@@ -18,7 +18,7 @@ import { pinned } from './server.js';
  * @property {string} url  full URL to GET
  * @property {Record<string, string>} headers
  * @property {number} connections
- * @property {number} warmup  seconds, discarded
+ * @property {number} warmup  seconds, discarded (0: none)
  * @property {number} duration  seconds, measured
  * @property {number} pid  the server process, for /proc readings
  */
@@ -57,7 +57,7 @@ export async function load(options, core) {
 async function measure({ url, headers, connections, warmup, duration, pid }) {
 	/** @param {number} seconds */
 	const cannon = (seconds) => autocannon({ url, headers, connections, duration: seconds });
-	await cannon(warmup);
+	if (warmup > 0) await cannon(warmup);
 	const cpuBefore = cpuMicros(pid);
 	const result = await cannon(duration);
 	const cpu = cpuMicros(pid) - cpuBefore;

@@ -36,7 +36,7 @@ export const TARGETS = {
  * @property {{ runsMs: number[], medianMs: number }} cli
  * @property {string} regenerate
  * @property {string} databaseStrategy
- * @property {{ app: string, page: string, entries: import('./profile.js').ProfileEntry[] }[]} profiles
+ * @property {{ app: string, page: string, summary: import('./profile.js').ProfileSummary }[]} profiles
  */
 
 /** @param {number[]} values */
@@ -83,13 +83,9 @@ export function markdown(r) {
 	lines.push('');
 
 	lines.push('| check | ours | Auth.js |', '|---|---|---|');
-	for (const name of ['ours', 'authjs']) {
-		if (!r.checks[name]) throw new Error(`no checks for ${name}`);
-	}
-	const ours = /** @type {Results['checks'][string]} */ (r.checks.ours);
-	const authjs = /** @type {Results['checks'][string]} */ (r.checks.authjs);
-	lines.push(`| sign-in over HTTP | ${ours.signIn.join('; ')} | ${authjs.signIn.join('; ')} |`);
-	lines.push(`| GET /protected with / without the cookie | ${protectedStatus(ours)} | ${protectedStatus(authjs)} |`);
+	const signIn = (/** @type {string} */ app) => r.checks[app]?.signIn.join('; ') ?? 'n/a';
+	lines.push(`| sign-in over HTTP | ${signIn('ours')} | ${signIn('authjs')} |`);
+	lines.push(`| GET /protected with / without the cookie | ${protectedStatus(r.checks.ours)} | ${protectedStatus(r.checks.authjs)} |`);
 	const cookies = (/** @type {string} */ app) => {
 		const c = r.setCookies[app];
 		return c ? `${c.setCookieHeaders} in ${c.requests} requests${c.names.length ? ` (${c.names.join(', ')})` : ''}` : 'n/a';
@@ -112,10 +108,17 @@ export function markdown(r) {
 	for (const t of targets(r)) lines.push(`| ${t.target} | ${t.measured} | ${t.verdict} |`);
 	lines.push('');
 
-	for (const p of r.profiles) {
-		lines.push(`## CPU profile: ${p.app} /${p.page} (self time, top ${p.entries.length})`, '', '| % | function | where |', '|---:|---|---|');
-		for (const e of p.entries) lines.push(`| ${e.percent.toFixed(1)} | ${e.fn} | ${e.where} |`);
-		lines.push('');
+	for (const { app, page, summary } of r.profiles) {
+		lines.push(`## CPU profile: ${app} /${page}`, '', '% of the main thread\'s non-idle samples.', '');
+		for (const [title, list] of /** @type {const} */ ([
+			['self time by function', summary.self],
+			['inclusive time, functions outside node:', summary.inclusive],
+			['self time by file or package', summary.files]
+		])) {
+			lines.push(`| % | ${title} |`, '|---:|---|');
+			for (const e of list) lines.push(`| ${e.percent.toFixed(1)} | \`${e.name}\` |`);
+			lines.push('');
+		}
 	}
 	return lines.join('\n');
 }
@@ -170,8 +173,9 @@ function sumCodes(runs) {
 	return total;
 }
 
-/** @param {Results['checks'][string]} c */
+/** @param {Results['checks'][string] | undefined} c */
 function protectedStatus(c) {
+	if (!c) return 'n/a';
 	const p = c.protected;
 	return `${p.withCookie} / ${p.withoutCookie}${p.withoutCookieLocation ? ` → ${p.withoutCookieLocation}` : ''}`;
 }

@@ -25,7 +25,7 @@ const PAGES = /** @type {const} */ (['public', 'protected']);
 const CONNECTIONS = 10;
 const CLI_RUNS = 5;
 const SET_COOKIE_REQUESTS = 20;
-const PROFILE_TOP = 25;
+const PROFILE_TOP = 15;
 
 const { values: flags } = parseArgs({
 	options: {
@@ -35,6 +35,8 @@ const { values: flags } = parseArgs({
 	}
 });
 const timing = flags.quick ? { warmup: 1, duration: 3, repetitions: 1 } : { warmup: 3, duration: 10, repetitions: 3 };
+/** Seconds of load on each row of a fresh server before any measurement (JIT warm-up), discarded. */
+const SERVER_WARMUP = flags.quick ? 2 : 5;
 const profiles = (flags.profile ?? []).map((spec) => {
 	const [app, page] = spec.split(':');
 	if (!APP_NAMES.includes(/** @type {any} */ (app)) || !PAGES.includes(/** @type {any} */ (page))) {
@@ -89,17 +91,38 @@ try {
 		log(`${app.name}: signed in; /protected ${JSON.stringify(checks[app.name]?.protected)}`);
 	}
 
+	/**
+	 * Public pages are loaded as an anonymous visitor, protected ones with the session cookie.
+	 * @param {string} name
+	 * @param {typeof PAGES[number]} page
+	 * @returns {Record<string, string>}
+	 */
+	const headersFor = (name, page) => {
+		const cookie = cookies[name];
+		return page === 'protected' && cookie ? { cookie } : {};
+	};
+	/**
+	 * @param {number} i  index of the app (and its server)
+	 * @param {typeof PAGES[number]} page
+	 * @param {{ warmup: number, duration: number }} seconds
+	 */
+	const loadRow = (i, page, seconds) => {
+		const server = /** @type {import('./server.js').NodeServer} */ (servers[i]);
+		const headers = headersFor(/** @type {import('./apps.js').App} */ (apps[i]).name, page);
+		return load({ url: `${server.url}/${page}`, headers, connections: CONNECTIONS, ...seconds, pid: server.pid }, pin?.load);
+	};
+
+	log(`warming up every row for ${SERVER_WARMUP} s`);
+	for (const page of PAGES) for (const i of apps.keys()) await loadRow(i, page, { warmup: 0, duration: SERVER_WARMUP });
+
 	/** @type {Map<string, import('./load.js').LoadResult[]>} */
 	const runs = new Map();
 	for (let rep = 1; rep <= timing.repetitions; rep++) {
 		for (const page of PAGES) {
 			for (const [i, app] of apps.entries()) {
 				const server = /** @type {import('./server.js').NodeServer} */ (servers[i]);
-				const headers = page === 'protected' && cookies[app.name] ? { cookie: /** @type {string} */ (cookies[app.name]) } : {};
-				const options = { url: `${server.url}/${page}`, headers, connections: CONNECTIONS, ...timing, pid: server.pid };
-				const result = await load(options, pin?.load);
-				const expected = String(200);
-				if (result.errors > 0 || Object.keys(result.statusCodes).some((code) => code !== expected)) {
+				const result = await loadRow(i, page, { warmup: timing.warmup, duration: timing.duration });
+				if (result.errors > 0 || Object.keys(result.statusCodes).some((code) => code !== '200')) {
 					throw new Error(`${app.name} /${page}: unexpected answers ${JSON.stringify(result)}\n${server.output()}`);
 				}
 				log(`rep ${rep} ${app.name} /${page}: ${result.rps.toFixed(0)} req/s, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req`);
@@ -139,9 +162,8 @@ try {
 	for (const { app: name, page } of profiles) {
 		const app = /** @type {import('./apps.js').App} */ (apps.find((a) => a.name === name));
 		log(`profiling ${name} /${page}`);
-		const headers = page === 'protected' && cookies[name] ? { cookie: /** @type {string} */ (cookies[name]) } : {};
-		const entries = await profile(app, `/${page}`, headers, { cores: pin, connections: CONNECTIONS, ...timing, top: PROFILE_TOP });
-		profileResults.push({ app: name, page, entries });
+		const summary = await profile(app, `/${page}`, headersFor(name, page), { cores: pin, connections: CONNECTIONS, warmup: timing.warmup, duration: timing.duration, top: PROFILE_TOP });
+		profileResults.push({ app: name, page, summary });
 	}
 
 	/** @type {import('./report.js').Results} */
