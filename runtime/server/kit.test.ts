@@ -208,7 +208,8 @@ describe('signIn action', () => {
 		['callbackUrl in the page URL', {}, '?callbackUrl=%2Fc', '/c'],
 		['an off-site redirectTo', { redirectTo: 'https://evil.example/' }, '', '/'],
 		['//evil', { redirectTo: '//evil.example' }, '', '/'],
-		['no target', {}, '', '/']
+		['no target', {}, '', '/'],
+		['the empty fields <SignIn> posts without props', { providerId: '', redirectTo: '' }, '?callbackUrl=%2Fc', '/c']
 	])('redirects after sign-in using %s', async (_, fields, query, location) => {
 		const auth = SvelteKitAuth(config());
 		const { event } = fakeEvent(`http://localhost/signin${query}`, {}, { password: 'right', ...fields });
