@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (`getconf CLK_TCK`, usually 100). */
-export const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /**
  * CPU time the process (all its threads) has used so far, user + system, in microseconds.
