@@ -4,22 +4,27 @@ import { EncryptJWT, errors, jwtDecrypt } from 'jose';
 import type { JWT } from './config.js';
 
 const ALG = 'dir';
-const ENC = 'A256CBC-HS512';
+/**
+ * AES-256-GCM (RFC 7518 §5.3) with a key imported once: about 80 µs of CPU to decrypt on
+ * the bench machine, against about 370 µs for A256CBC-HS512, whose two halves WebCrypto must
+ * import on every call. A fresh random 96-bit IV per token.
+ */
+const ENC = 'A256GCM';
 const SALT = 'auth.session-token';
 const INFO = `create-auth Generated Encryption Key (${SALT})`;
 /** Seconds of clock skew tolerated on `exp`. */
 const CLOCK_TOLERANCE = 15;
 
-/** Derived keys by secret: HKDF runs once per secret per process. */
-const keys = new Map<string, Uint8Array>();
+/** Derived keys by secret: HKDF and the WebCrypto import run once per secret per process. */
+const keys = new Map<string, Promise<CryptoKey>>();
 
 /** Decrypted tokens kept per secret; past this many the oldest is dropped. */
 const DECODED_MAX = 4096;
 /**
  * Payloads already decrypted, by secret, then by the exact cookie value. A JWE is
  * authenticated, so one value under one key always decrypts to the same payload: a repeat
- * visit costs a map lookup instead of a WebCrypto key import, AES-CBC and HMAC (the profile of
- * a page calling `locals.auth()` was a quarter crypto). `exp` is still checked on every hit.
+ * visit costs a map lookup instead of a WebCrypto decryption (the profile of a page calling
+ * `locals.auth()` was a quarter crypto). `exp` is still checked on every hit.
  */
 const decoded = new Map<string, Map<string, JWT>>();
 
@@ -30,32 +35,36 @@ function remember(secret: string, value: string, payload: JWT): void {
 	bySecret.set(value, payload);
 }
 
-/** HKDF-SHA256 of the secret → 64 bytes, the key size of A256CBC-HS512. @see RFC 5869 */
-function keyFor(secret: string): Uint8Array {
+/** HKDF-SHA256 of the secret → the 32-byte A256GCM key. @see RFC 5869 */
+function keyFor(secret: string): Promise<CryptoKey> {
 	let key = keys.get(secret);
-	if (!key) keys.set(secret, (key = new Uint8Array(hkdfSync('sha256', secret, SALT, INFO, 64))));
+	if (!key) {
+		const raw = new Uint8Array(hkdfSync('sha256', secret, SALT, INFO, 32));
+		keys.set(secret, (key = crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt'])));
+	}
 	return key;
 }
 
 /**
- * Encrypts `token` as a JWE (`dir` + `A256CBC-HS512`) with the key derived from `secret`.
+ * Encrypts `token` as a JWE (`dir` + `A256GCM`) with the key derived from `secret`.
  * Sets `iat` = `now`, `exp` = `now + maxAge` and a fresh `jti`; both in epoch seconds.
  * @see RFC 7516, RFC 7519
  */
-export function encodeToken(token: JWT, secret: string, maxAge: number, now: number): Promise<string> {
+export async function encodeToken(token: JWT, secret: string, maxAge: number, now: number): Promise<string> {
 	const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token;
 	return new EncryptJWT(claims)
 		.setProtectedHeader({ alg: ALG, enc: ENC })
 		.setIssuedAt(now)
 		.setExpirationTime(now + maxAge)
 		.setJti(crypto.randomUUID())
-		.encrypt(keyFor(secret));
+		.encrypt(await keyFor(secret));
 }
 
 /**
  * Decrypts a token made by {@link encodeToken}, trying each secret in order (rotation).
  * Returns null, never throws, for anything malformed, tampered, expired or made with an
- * unknown secret. Each call returns a fresh copy: callers (the `jwt` callback) may mutate it.
+ * unknown secret. Each call returns a fresh (shallow) copy: callers, such as a `jwt` callback
+ * setting `token.x`, may change its claims.
  */
 export async function decodeToken(value: string, secrets: readonly string[]): Promise<JWT | null> {
 	for (const secret of secrets) {
@@ -65,17 +74,17 @@ export async function decodeToken(value: string, secrets: readonly string[]): Pr
 			decoded.get(secret)!.delete(value);
 			return null;
 		}
-		return structuredClone(hit);
+		return { ...hit };
 	}
 	for (const secret of secrets) {
 		try {
-			const { payload } = await jwtDecrypt<JWT>(value, keyFor(secret), {
+			const { payload } = await jwtDecrypt<JWT>(value, await keyFor(secret), {
 				clockTolerance: CLOCK_TOLERANCE,
 				keyManagementAlgorithms: [ALG],
 				contentEncryptionAlgorithms: [ENC]
 			});
 			remember(secret, value, payload);
-			return structuredClone(payload);
+			return { ...payload };
 		} catch (err) {
 			// Decrypted fine but expired (or otherwise invalid): another secret will not help.
 			if (err instanceof errors.JWTClaimValidationFailed || err instanceof errors.JWTExpired) return null;
