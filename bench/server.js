@@ -1,11 +1,11 @@
 // @ts-check
 /**
- * Serve a built app with `node build` (adapter-node) on 127.0.0.1, pinned to one core with
- * `taskset` where the machine allows, in its own process group that is killed on our exit.
+ * Serve a built app with `node build` (adapter-node) on 127.0.0.1 through the e2e harness,
+ * pinned to one core with `taskset` where the machine allows.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
-import { cleanEnv, freePort, waitForHttp } from '../e2e/harness/app.js';
+import { start } from '../e2e/harness/app.js';
 import { status } from './measure.js';
 
 /**
@@ -29,72 +29,18 @@ export function pinned(core, args) {
 	return core === undefined ? [process.execPath, args] : ['taskset', ['-c', core, process.execPath, ...args]];
 }
 
-/** @type {Set<number>} process groups of servers still running */
-const live = new Set();
-process.on('exit', () => {
-	for (const pid of live) kill(pid, 'SIGKILL');
-});
-
 /**
- * @param {number} pid
- * @param {NodeJS.Signals} signal
- */
-function kill(pid, signal) {
-	try {
-		process.kill(-pid, signal);
-	} catch {
-		/* already gone */
-	}
-}
-
-/**
- * @typedef {object} NodeServer
- * @property {string} url  `http://127.0.0.1:<port>`
- * @property {number} pid  the node process (taskset execs it, so it is also the group leader)
- * @property {string} cpus  its Cpus_allowed_list, e.g. `0`
- * @property {() => string} output
- * @property {() => Promise<void>} stop  SIGTERM (adapter-node exits cleanly, so `--cpu-prof`
- *   writes its profile), SIGKILL after 10 s
+ * @typedef {import('../e2e/harness/app.js').Server & { cpus: string }} NodeServer
+ * `cpus`: the server's Cpus_allowed_list as the kernel reports it, e.g. `0`
  */
 
 /**
+ * Serves `app` with `node build`, pinned to `core` when given.
  * @param {import('./apps.js').App} app
  * @param {{ core?: string, nodeArgs?: string[] }} [options]
  * @returns {Promise<NodeServer>}
  */
 export async function startServer(app, { core, nodeArgs = [] } = {}) {
-	const port = await freePort();
-	const url = `http://127.0.0.1:${port}`;
-	const [command, args] = pinned(core, [...nodeArgs, 'build']);
-	const child = spawn(command, args, {
-		cwd: app.dir,
-		env: cleanEnv({ ...app.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ORIGIN: url }),
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true
-	});
-	const pid = child.pid;
-	if (pid === undefined) throw new Error(`cannot start node build in ${app.dir}`);
-	live.add(pid);
-	let output = '';
-	child.stdout.setEncoding('utf8').on('data', (d) => (output += d));
-	child.stderr.setEncoding('utf8').on('data', (d) => (output += d));
-	let exited = false;
-	const exitedPromise = new Promise((resolve) => child.on('exit', () => resolve((exited = true))));
-
-	const stop = async () => {
-		if (!exited) {
-			kill(pid, 'SIGTERM');
-			const timer = setTimeout(() => kill(pid, 'SIGKILL'), 10_000);
-			await exitedPromise;
-			clearTimeout(timer);
-		}
-		kill(pid, 'SIGKILL');
-		live.delete(pid);
-	};
-
-	if (!(await waitForHttp(`${url}/public`, { timeout: 30_000, until: () => exited }))) {
-		await stop();
-		throw new Error(`node build in ${app.dir} did not answer on ${url}\n--- output ---\n${output}`);
-	}
-	return { url, pid, cpus: status(pid, 'Cpus_allowed_list'), output: () => output, stop };
+	const server = await start(app.dir, { mode: 'node', env: app.env, nodeArgs, cpu: core, timeout: 30_000 });
+	return { ...server, cpus: status(server.pid, 'Cpus_allowed_list') };
 }

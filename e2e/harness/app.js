@@ -366,27 +366,36 @@ export async function waitForHttp(url, { timeout = 60_000, until = () => false }
  * @typedef {object} Server
  * @property {string} url  e.g. `http://127.0.0.1:41234` (no trailing slash)
  * @property {number} port
- * @property {number | undefined} pid  the process group id
+ * @property {number} pid  the server's process id, also its process group id
  * @property {() => Promise<void>} stop  kill the whole process group and wait for it to exit
  * @property {() => string} output  everything the server printed so far (stdout + stderr)
  */
 
 /**
- * Start the app with its own vite: `vite preview` (needs build() first) or `vite dev`, on
- * 127.0.0.1 and a free port (or `port`), `--strictPort`. Resolves once `GET /` gets any HTTP
- * answer (redirects are not followed); rejects, after stopping the server, if it exits first
- * or does not answer within `timeout` (polls every 200 ms).
+ * Start the app on 127.0.0.1 and a free port (or `port`): with its own vite (`vite preview`,
+ * after build(), or `vite dev`; `--strictPort`), or with `node build` (mode `node`, for an
+ * adapter-node build; `PORT`, `HOST`, `ORIGIN` and `NODE_ENV=production` are set). Resolves
+ * once `GET /` gets any HTTP answer (redirects are not followed); rejects, after stopping the
+ * server, if it exits first or does not answer within `timeout` (polls every 200 ms).
  * @param {string} appDir
- * @param {{ mode?: 'preview' | 'dev', port?: number, timeout?: number, env?: Record<string, string | undefined> }} [options]
+ * @param {{ mode?: 'preview' | 'dev' | 'node', port?: number, timeout?: number, env?: Record<string, string | undefined>,
+ *   nodeArgs?: string[], cpu?: string }} [options]  `nodeArgs`: extra node flags (mode `node`);
+ *   `cpu`: run the server under `taskset -c <cpu>` (taskset execs it, so `pid` stays the server's)
  * @returns {Promise<Server>}
  */
-export async function start(appDir, { mode = 'preview', port, timeout = 60_000, env } = {}) {
+export async function start(appDir, { mode = 'preview', port, timeout = 60_000, env, nodeArgs = [], cpu } = {}) {
 	installExitHook();
 	const chosenPort = port ?? (await freePort());
-	const args = [mode === 'dev' ? 'dev' : 'preview', '--host', '127.0.0.1', '--port', String(chosenPort), '--strictPort'];
-	const child = spawn(localBin(appDir, 'vite'), args, {
+	const url = `http://127.0.0.1:${chosenPort}`;
+	const server =
+		mode === 'node'
+			? [process.execPath, ...nodeArgs, 'build']
+			: [localBin(appDir, 'vite'), mode, '--host', '127.0.0.1', '--port', String(chosenPort), '--strictPort'];
+	const [command, ...args] = cpu === undefined ? server : ['taskset', '-c', cpu, ...server];
+	const serverEnv = mode === 'node' ? { ...env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(chosenPort), ORIGIN: url } : env;
+	const child = spawn(/** @type {string} */ (command), args, {
 		cwd: appDir,
-		env: cleanEnv(env),
+		env: cleanEnv(serverEnv),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true
 	});
@@ -427,9 +436,9 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 		liveGroups.delete(child);
 	};
 
-	const url = `http://127.0.0.1:${chosenPort}`;
 	if (await waitForHttp(`${url}/`, { timeout, until: () => exited !== null })) {
-		return { url, port: chosenPort, pid: child.pid, stop, output: () => output };
+		// It answered, so it was spawned and has a pid.
+		return { url, port: chosenPort, pid: /** @type {number} */ (child.pid), stop, output: () => output };
 	}
 	await stop();
 	const why = spawnError
@@ -437,7 +446,7 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 		: exited
 			? `exited early (${JSON.stringify(exited)})`
 			: `did not answer GET / within ${timeout} ms`;
-	throw new Error(`vite ${args.join(' ')} in ${appDir} ${why}\n--- output ---\n${output}`);
+	throw new Error(`${[command, ...args].join(' ')} in ${appDir} ${why}\n--- output ---\n${output}`);
 }
 
 /**
