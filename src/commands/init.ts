@@ -77,7 +77,8 @@ export async function init(options: InitOptions): Promise<number> {
 	const steps = [
 		...(options.install || !dependenciesChanged ? [] : [`${project.packageManager} install`]),
 		`${project.packageManager} run dev`,
-		'Open /signup to create an account, then /account.'
+		'Open /signup to create an account, then /account.',
+		'In production, set AUTH_SECRET in the server environment (a build does not carry .env).'
 	];
 	prompts.note(steps.join('\n'), 'Next steps');
 	if (interactive) prompts.outro(`Next time, without prompts:\n  ${equivalentCommand(answers)}`);
