@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * The three benchmark apps, built from the same fixture: `floor` (no auth), `ours` (the app
+ * The benchmark apps, built from the same fixture: `floor` (no auth), `floor-layout` (the floor
+ * plus a root layout server load, no auth), `ours` (the app
  * `create-auth --yes --providers credentials` generates) and `authjs` (`@auth/sveltekit` 1.x).
  * Each is the fixture copy + the CLI's output (ours only) + the file layers under `bench/apps/`
  * copied over it, then installed and built with adapter-node.
@@ -15,9 +16,17 @@ import { build, copyFixture, install, removeApp, repoRoot, runCli } from '../e2e
 
 export const FIXTURE = 'kit2-ts';
 
-/** @typedef {'floor' | 'ours' | 'authjs'} AppName */
+/** @typedef {'floor' | 'floor-layout' | 'ours' | 'authjs'} AppName */
 /** @type {AppName[]} */
-export const APP_NAMES = ['floor', 'ours', 'authjs'];
+export const APP_NAMES = ['floor', 'floor-layout', 'ours', 'authjs'];
+
+/**
+ * Apps without auth: no sign-in, no cookie. `floor-layout` is the floor plus a root layout
+ * server load returning `{ session: null }`, the shape every generated app has: it shows how
+ * much of ours' gap to the floor is SvelteKit's layout load rather than auth.
+ * @type {ReadonlySet<AppName>}
+ */
+export const WITHOUT_AUTH = new Set(['floor', 'floor-layout']);
 
 /**
  * Folders of `bench/apps/` copied over each app, in order: `all` (adapter-node, `/public`,
@@ -27,6 +36,7 @@ export const APP_NAMES = ['floor', 'ours', 'authjs'];
  */
 const LAYERS = {
 	floor: ['all', 'floor'],
+	'floor-layout': ['all', 'floor', 'floor-layout'],
 	ours: ['all', 'with-auth', 'ours'],
 	authjs: ['all', 'with-auth', 'authjs']
 };

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { repoRoot, run } from '../e2e/harness/app.js';
-import { APP_NAMES, prepareApp, timeCli } from './apps.js';
+import { APP_NAMES, prepareApp, timeCli, WITHOUT_AUTH } from './apps.js';
 import { load } from './load.js';
 import { profile } from './profile.js';
 import { markdown, median, save } from './report.js';
@@ -82,10 +82,10 @@ try {
 	const clientJs = {};
 	for (const [i, app] of apps.entries()) {
 		const { url } = /** @type {import('./server.js').NodeServer} */ (servers[i]);
-		const session = app.name === 'floor' ? { cookie: '', steps: ['none (no auth)'] } : await signIn(app.name, url);
+		const session = WITHOUT_AUTH.has(app.name) ? { cookie: '', steps: ['none (no auth)'] } : await signIn(app.name, url);
 		cookies[app.name] = session.cookie;
 		checks[app.name] = { signIn: session.steps, protected: await checkProtected(url, '/protected', session.cookie) };
-		if (app.name === 'floor') continue;
+		if (WITHOUT_AUTH.has(app.name)) continue;
 		setCookies[app.name] = await countSetCookies(url, '/protected', session.cookie, SET_COOKIE_REQUESTS);
 		clientJs[app.name] = await componentBytes(url);
 		log(`${app.name}: signed in; /protected ${JSON.stringify(checks[app.name]?.protected)}`);
