@@ -118,6 +118,16 @@ describe('planInit on an app that already has files', () => {
 		expect(manifest.files['src/routes/account/+page.svelte']).toBeUndefined();
 	});
 
+	it('treats a damaged manifest as a first run: generated files already there are left alone', () => {
+		const first = planInit({ ...base, project: fixture });
+		const after = applied(fixture, first);
+		const auth = `${after.files['src/auth.ts']}// my provider\n`;
+		const damaged: Project = { ...after, files: { ...after.files, 'src/auth.ts': auth, [MANIFEST_PATH]: '{ not json' } };
+		const plan = planInit({ ...base, project: damaged });
+		expect(paths(plan)).not.toContain('src/auth.ts');
+		expect(plan.skipped).toContainEqual({ path: 'src/auth.ts', reason: 'already exists; left as is' });
+	});
+
 	it('keeps an existing AUTH_SECRET', () => {
 		const project = { ...fixture, files: { ...fixture.files, '.env': 'AUTH_SECRET=users-own-secret-users-own-secret-123\n' } };
 		const env = planInit({ ...base, project }).operations.find((op) => op.path === '.env')!.content;

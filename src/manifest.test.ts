@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ANSWERS } from './answers.js';
+import { parseManifest, serializeManifest, type Manifest } from './manifest.js';
+
+const manifest: Manifest = {
+	version: '0.1.0',
+	answers: DEFAULT_ANSWERS,
+	files: { 'src/auth.ts': { strategy: 'merge', content: 'x\n' }, '.env': { strategy: 'patch', edits: ['AUTH_SECRET'] } },
+	pending: []
+};
+
+describe('parseManifest', () => {
+	it('reads back what serializeManifest wrote', () => {
+		expect(parseManifest(serializeManifest(manifest))).toEqual(manifest);
+	});
+
+	it.each([
+		['absent', undefined],
+		['empty', ''],
+		['not JSON (a merge conflict left in it)', '<<<<<<< HEAD\n{}\n'],
+		['JSON of another shape', '{"name":"x"}'],
+		['a JSON string', '"0.1.0"']
+	])('treats a manifest that is %s as no manifest, never throwing', (_, text) => {
+		expect(parseManifest(text)).toBeUndefined();
+	});
+});
