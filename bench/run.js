@@ -82,10 +82,11 @@ try {
 	const clientJs = {};
 	for (const [i, app] of apps.entries()) {
 		const { url } = /** @type {import('./server.js').NodeServer} */ (servers[i]);
-		const session = WITHOUT_AUTH.has(app.name) ? { cookie: '', steps: ['none (no auth)'] } : await signIn(app.name, url);
+		const guarded = !WITHOUT_AUTH.has(app.name);
+		const session = guarded ? await signIn(app.name, url) : { cookie: '', steps: ['none (no auth)'] };
 		cookies[app.name] = session.cookie;
-		checks[app.name] = { signIn: session.steps, protected: await checkProtected(url, '/protected', session.cookie) };
-		if (WITHOUT_AUTH.has(app.name)) continue;
+		checks[app.name] = { signIn: session.steps, protected: await checkProtected(url, '/protected', session.cookie, { guarded }) };
+		if (!guarded) continue;
 		setCookies[app.name] = await countSetCookies(url, '/protected', session.cookie, SET_COOKIE_REQUESTS);
 		clientJs[app.name] = await componentBytes(url);
 		log(`${app.name}: signed in; /protected ${JSON.stringify(checks[app.name]?.protected)}`);

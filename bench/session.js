@@ -98,15 +98,18 @@ export async function signIn(name, url) {
 }
 
 /**
- * What `path` answers with and without the cookie; throws unless it is 200 with it.
+ * What `path` answers with and without the cookie. Throws unless it is 200 with the cookie
+ * and, when `guarded`, 303 without it (the issue's precondition for measuring at all).
  * @param {string} url
  * @param {string} path
  * @param {string} cookie
+ * @param {{ guarded: boolean }} options
  */
-export async function checkProtected(url, path, cookie) {
+export async function checkProtected(url, path, cookie, { guarded }) {
 	const signedIn = await request(`${url}${path}`, { cookie });
 	expectStatus(`GET ${path} with the session cookie`, signedIn, 200);
 	const anonymous = await request(`${url}${path}`);
+	if (guarded) expectStatus(`GET ${path} without a session cookie`, anonymous, 303);
 	return { withCookie: signedIn.status, withoutCookie: anonymous.status, withoutCookieLocation: anonymous.location };
 }
 
