@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 /** Absolute path of the create-auth repository. */
 export const repoRoot = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Absolute path of `e2e/fixtures`. */
-export const fixturesDir = path.join(repoRoot, 'e2e', 'fixtures');
+const fixturesDir = path.join(repoRoot, 'e2e', 'fixtures');
 /** Absolute path of the CLI entry (`bin/create-auth.js`, which imports `dist/cli.js`). */
 export const cliBin = path.join(repoRoot, 'bin', 'create-auth.js');
 
@@ -291,7 +291,7 @@ export async function check(appDir, { timeout = 300_000, tsconfig = './tsconfig.
  * Parse svelte-check's `--output machine` text.
  * @param {string} text
  */
-export function parseSvelteCheck(text) {
+function parseSvelteCheck(text) {
 	/** @type {CheckDiagnostic[]} */
 	const diagnostics = [];
 	/** @type {{ errors: number | null, warnings: number | null, files: number | null, filesWithProblems: number | null }} */
@@ -323,7 +323,7 @@ export function parseSvelteCheck(text) {
  * A TCP port that was free on 127.0.0.1 a moment ago (listen on port 0, read it, close).
  * @returns {Promise<number>}
  */
-export function freePort() {
+function freePort() {
 	return new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();
