@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { loadToolPackage } from './assets.js';
 import { init } from './commands/init.js';
 import { CliError } from './errors.js';
 
@@ -14,7 +15,7 @@ export async function main(argv: string[]): Promise<number> {
 	const program = new Command()
 		.name('create-auth')
 		.description('Add secure authentication to the SvelteKit app in the current folder.')
-		.version((await import('./assets.js').then((m) => m.loadToolPackage())).version)
+		.version((await loadToolPackage()).version)
 		.option('-C, --cwd <path>', 'the SvelteKit app to add auth to (default: the current folder)')
 		.option('--providers <ids>', 'sign-in providers, comma separated (credentials)')
 		.option('--strategy <strategy>', 'session strategy (jwt)')

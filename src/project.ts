@@ -33,7 +33,6 @@ export const WATCHED_FILES = [
 	'src/hooks.server.js',
 	'src/app.d.ts',
 	'src/auth.ts',
-	'src/auth.js',
 	'src/authorization.ts',
 	'src/routes/+layout.server.ts',
 	'src/routes/+layout.server.js',
