@@ -8,6 +8,7 @@ export type ErrorType =
 	| 'CallbackRouteError'
 	| 'CredentialsSignin'
 	| 'InvalidProvider'
+	| 'InvalidUrl'
 	| 'JWTSessionError'
 	| 'MissingAdapter'
 	| 'MissingSecret';
@@ -51,6 +52,11 @@ export class CredentialsSignin extends AuthError {
 /** The sign-in request named a provider that is not configured. */
 export class InvalidProvider extends AuthError {
 	static override readonly type = 'InvalidProvider';
+}
+
+/** `url` / `AUTH_URL` is not an absolute URL. */
+export class InvalidUrl extends AuthError {
+	static override readonly type = 'InvalidUrl';
 }
 
 /** `secret` / `AUTH_SECRET` is missing or shorter than 32 characters. */

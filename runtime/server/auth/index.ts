@@ -1,8 +1,8 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 export { SvelteKitAuth } from './kit.js';
-export type { SvelteKitAuthResult } from './kit.js';
+export type { AppEnvironment, Handle, SvelteKitAuthResult } from './kit.js';
 export type { Account, Callbacks, JWT, Logger, SvelteKitAuthConfig } from './config.js';
-export type { Session, User } from '$lib/auth';
+export type { Session, User } from '../../auth/types.js';
 export type {
 	Adapter,
 	AdapterAccount,
@@ -20,6 +20,7 @@ export {
 	CallbackRouteError,
 	CredentialsSignin,
 	InvalidProvider,
+	InvalidUrl,
 	JWTSessionError,
 	MissingAdapter,
 	MissingSecret

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { User } from '$lib/auth';
+import type { User } from '../../auth/types.js';
 import type { Adapter, AdapterUser } from './adapters/types.js';
 
 /** OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1. */

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { Cookies } from '@sveltejs/kit';
-import type { Session, User } from '$lib/auth';
+import type { Session, User } from '../../auth/types.js';
 import type { Adapter } from './adapters/types.js';
 import type { Account, JWT, ResolvedConfig } from './config.js';
 import { CallbackRouteError, JWTSessionError, MissingAdapter } from './errors.js';

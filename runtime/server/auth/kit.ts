@@ -1,11 +1,30 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { Action, Handle, RequestEvent } from '@sveltejs/kit';
-import { building } from '$app/environment';
-import type { Session } from '$lib/auth';
+import type { Action, RequestEvent } from '@sveltejs/kit';
+import type { sequence } from '@sveltejs/kit/hooks';
+import type { Session } from '../../auth/types.js';
 import { signInAction, signOutAction, type GetConfig } from './actions.js';
 import type { Awaitable } from './adapters/types.js';
 import { resolveConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
 import { readSession } from './session.js';
+
+/**
+ * SvelteKit's `handle` hook type. SvelteKit 2 exports it from `@sveltejs/kit` and SvelteKit 3
+ * from `@sveltejs/kit/hooks`; `sequence()` takes it in both, so it is named through that.
+ */
+export type Handle = Parameters<typeof sequence>[number];
+
+/**
+ * Facts about the running app that only the app can import: SvelteKit's environment module
+ * has a different name in each major. The generated `src/auth.ts` imports it and hands them in,
+ * so this runtime builds in either (and `sv migrate` finds nothing to rewrite here).
+ */
+export interface AppEnvironment {
+	/**
+	 * SvelteKit is building (analysing routes or prerendering) and the runtime environment, with
+	 * `AUTH_SECRET`, may be absent: an object config is then checked at its first request.
+	 */
+	building?: boolean;
+}
 
 /** What {@link SvelteKitAuth} returns: a hook and the two form actions. */
 export interface SvelteKitAuthResult {
@@ -22,21 +41,23 @@ export interface SvelteKitAuthResult {
  *   it pay nothing).
  * - `signIn` / `signOut` are form actions for the `/signin` and `/signout` pages.
  *
- * `config` is an object (checked now, unless SvelteKit is `building`) or a function of the
- * request event (resolved per request, when first needed).
- * @throws {MissingSecret} no `secret` / `AUTH_SECRET` of 32+ characters.
+ * `config` is an object (checked now, unless `app.building`) or a function of the request event
+ * (resolved per request, when first needed).
+ * @throws {MissingSecret} no `secret` of 32+ characters.
  * @throws {MissingAdapter} `database` strategy without an adapter.
+ * @throws {InvalidUrl} `url` is not an absolute URL.
  * @see spec/interface.md "Entry point"
  */
 export function SvelteKitAuth(
-	config: SvelteKitAuthConfig | ((event: RequestEvent) => Awaitable<SvelteKitAuthConfig>)
+	config: SvelteKitAuthConfig | ((event: RequestEvent) => Awaitable<SvelteKitAuthConfig>),
+	app: AppEnvironment = {}
 ): SvelteKitAuthResult {
 	let getConfig: GetConfig;
 	if (typeof config === 'function') {
 		getConfig = async (event) => resolveConfig(await config(event));
 	} else {
 		// SvelteKit imports server modules while building, without the runtime environment.
-		let resolved: ResolvedConfig | undefined = building ? undefined : resolveConfig(config);
+		let resolved: ResolvedConfig | undefined = app.building ? undefined : resolveConfig(config);
 		getConfig = async () => (resolved ??= resolveConfig(config));
 	}
 

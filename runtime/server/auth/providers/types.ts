@@ -1,5 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { User } from '$lib/auth';
+import type { User } from '../../../auth/types.js';
 import type { Awaitable } from '../adapters/types.js';
 
 /** The provider types of the spec; this runtime implements `credentials`. */

@@ -1,9 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { env } from '$env/dynamic/private';
-import { dev } from '$app/environment';
-import type { Session, User } from '$lib/auth';
+import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
-import { MissingAdapter, MissingSecret } from './errors.js';
+import { InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import type { CredentialsConfig, Provider, ProviderType } from './providers/types.js';
 
 /**
@@ -52,10 +50,21 @@ export interface Logger {
 export interface SvelteKitAuthConfig {
 	providers: Provider[];
 	adapter?: Adapter;
-	/** At least 32 characters. With several, the first encrypts and all decrypt. Default `AUTH_SECRET`. */
+	/**
+	 * Encrypts session cookies: at least 32 characters. With several, the first encrypts and all
+	 * decrypt (rotation). The generated `src/auth.ts` passes the `AUTH_SECRET` environment variable.
+	 */
 	secret?: string | string[];
-	/** Trust the request's host, so same-origin absolute redirect URLs are accepted. Default `AUTH_TRUST_HOST === 'true'` or dev. */
+	/**
+	 * Trust the request's host, so absolute redirect URLs on it are accepted. Default false; the
+	 * generated `src/auth.ts` passes `AUTH_TRUST_HOST === 'true'`, or true on the dev server.
+	 */
 	trustHost?: boolean;
+	/**
+	 * The app's public URL (`AUTH_URL`), for apps behind a proxy whose requests arrive on another
+	 * origin: its origin is the one absolute redirect targets must have. Default: the request's.
+	 */
+	url?: string;
 	session?: {
 		/** Default `jwt`; `database` requires `adapter`. */
 		strategy?: 'jwt' | 'database';
@@ -77,6 +86,8 @@ export interface ResolvedConfig {
 	adapter?: Adapter;
 	secrets: string[];
 	trustHost: boolean;
+	/** The origin of `url`, when given. */
+	origin?: string;
 	strategy: 'jwt' | 'database';
 	maxAge: number;
 	updateAge: number;
@@ -92,13 +103,21 @@ const DAY = 24 * 60 * 60;
  * Applies defaults and validates.
  * @throws {MissingSecret} no secret, or one shorter than 32 characters.
  * @throws {MissingAdapter} `database` strategy without an adapter.
+ * @throws {InvalidUrl} `url` is given but is not an absolute URL.
  * @see spec/interface.md "Authentication" rules 1-3
  */
 export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
-	const secret = config.secret ?? env.AUTH_SECRET;
-	const secrets = (Array.isArray(secret) ? secret : [secret]).filter((s): s is string => !!s);
+	const secrets = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
 	if (secrets.length === 0 || secrets.some((s) => s.length < 32)) {
-		throw new MissingSecret('Set AUTH_SECRET (or `secret`) to a random string of at least 32 characters.');
+		throw new MissingSecret('Set AUTH_SECRET (the `secret` option) to a random string of at least 32 characters.');
+	}
+	let origin: string | undefined;
+	if (config.url) {
+		try {
+			origin = new URL(config.url).origin;
+		} catch {
+			throw new InvalidUrl(`AUTH_URL (the \`url\` option) is not an absolute URL: ${JSON.stringify(config.url)}.`);
+		}
 	}
 	const strategy = config.session?.strategy ?? 'jwt';
 	if (strategy === 'database' && !config.adapter) {
@@ -108,7 +127,8 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 		providers: config.providers.map((provider) => (typeof provider === 'function' ? provider() : provider)),
 		adapter: config.adapter,
 		secrets,
-		trustHost: config.trustHost ?? (env.AUTH_TRUST_HOST === 'true' || dev),
+		trustHost: config.trustHost ?? false,
+		origin,
 		strategy,
 		maxAge: config.session?.maxAge ?? 30 * DAY,
 		updateAge: config.session?.updateAge ?? DAY,

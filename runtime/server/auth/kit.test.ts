@@ -2,7 +2,7 @@ import { isRedirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Adapter, AdapterSession } from './adapters/types.js';
 import type { JWT, SvelteKitAuthConfig } from './config.js';
-import { CredentialsSignin, MissingAdapter, MissingSecret } from './errors.js';
+import { CredentialsSignin, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import { encodeToken } from './jwt.js';
 import { SvelteKitAuth } from './kit.js';
 import Credentials from './providers/credentials.js';
@@ -80,15 +80,28 @@ describe('SvelteKitAuth construction', () => {
 		['a 31-character secret', { secret: 'x'.repeat(31) }],
 		['a short rotated secret', { secret: [secret, 'short'] }]
 	])('throws MissingSecret for %s', (_, extra) => {
-		vi.stubEnv('AUTH_SECRET', '');
 		expect(() => SvelteKitAuth(config(extra))).toThrow(MissingSecret);
+	});
+
+	it('does not read AUTH_SECRET from process.env: the app hands it in', () => {
+		vi.stubEnv('AUTH_SECRET', secret);
+		expect(() => SvelteKitAuth(config({ secret: undefined }))).toThrow(MissingSecret);
 		vi.unstubAllEnvs();
 	});
 
-	it('reads AUTH_SECRET from the environment by default', () => {
-		vi.stubEnv('AUTH_SECRET', secret);
-		expect(() => SvelteKitAuth(config({ secret: undefined }))).not.toThrow();
-		vi.unstubAllEnvs();
+	it('waits for the first request to check the config while the app is building', async () => {
+		const auth = SvelteKitAuth(config({ secret: undefined }), { building: true });
+		const { event, auth: read } = fakeEvent();
+		await runHandle(auth, event);
+		await expect(read()).rejects.toBeInstanceOf(MissingSecret);
+	});
+
+	it.each(['not a url', '/relative'])('throws InvalidUrl for url %j', (url) => {
+		expect(() => SvelteKitAuth(config({ url }))).toThrow(InvalidUrl);
+	});
+
+	it('treats an empty url (AUTH_URL set but blank) as not given', () => {
+		expect(() => SvelteKitAuth(config({ url: '' }))).not.toThrow();
 	});
 
 	it('throws MissingAdapter for the database strategy without an adapter', () => {
@@ -213,6 +226,17 @@ describe('signIn action', () => {
 	])('redirects after sign-in using %s', async (_, fields, query, location) => {
 		const auth = SvelteKitAuth(config());
 		const { event } = fakeEvent(`http://localhost/signin${query}`, {}, { password: 'right', ...fields });
+		expect(await redirectOf(() => auth.signIn(event))).toEqual({ status: 303, location });
+	});
+
+	it.each([
+		['an absolute URL on the request origin, with trustHost', { trustHost: true }, 'http://localhost/x', '/x'],
+		['an absolute URL on the request origin, without trustHost', {}, 'http://localhost/x', '/'],
+		['an absolute URL on AUTH_URL, behind a proxy', { trustHost: true, url: 'https://app.example/base' }, 'https://app.example/x?y=1', '/x?y=1'],
+		['the internal origin once AUTH_URL names another', { trustHost: true, url: 'https://app.example' }, 'http://localhost/x', '/']
+	])('checks %s', async (_, extra, redirectTo, location) => {
+		const auth = SvelteKitAuth(config(extra));
+		const { event } = fakeEvent('http://localhost/signin', {}, { password: 'right', redirectTo });
 		expect(await redirectOf(() => auth.signIn(event))).toEqual({ status: 303, location });
 	});
 

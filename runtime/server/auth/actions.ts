@@ -21,11 +21,15 @@ async function readForm(request: Request): Promise<FormData> {
 
 const text = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/** Where to go next: the `redirect` callback's choice, or the validated target (default `/`). */
+/**
+ * Where to go next: the `redirect` callback's choice, or the validated target (default `/`).
+ * The app's origin is `url`'s (AUTH_URL) when configured, else the request's.
+ */
 async function redirectTarget(event: RequestEvent, config: ResolvedConfig, url: string | undefined): Promise<string> {
+	const baseUrl = config.origin ?? event.url.origin;
 	const { redirect: callback } = config.callbacks;
-	if (callback) return callback({ url: url ?? '/', baseUrl: event.url.origin });
-	return safeRedirectTarget(url, event.url.origin, config.trustHost);
+	if (callback) return callback({ url: url ?? '/', baseUrl });
+	return safeRedirectTarget(url, baseUrl, config.trustHost);
 }
 
 /**
