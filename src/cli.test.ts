@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 // These run the real binary (bin/create-auth.js → dist/), as users do; `npm test` builds first.
 const BIN = fileURLToPath(new URL('../bin/create-auth.js', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit2-ts', import.meta.url));
+const KIT3_FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit3-ts', import.meta.url));
 
 async function run(cwd: string, ...args: string[] | [Record<string, string>, ...string[]]) {
 	const env = typeof args[0] === 'object' ? (args.shift() as Record<string, string>) : {};
@@ -35,9 +36,9 @@ async function snapshot(root: string): Promise<Record<string, string>> {
 	return out;
 }
 
-async function fixtureCopy(): Promise<string> {
+async function fixtureCopy(fixture = FIXTURE): Promise<string> {
 	const dir = await mkdtemp(path.join(tmpdir(), 'create-auth-cli-'));
-	await cp(FIXTURE, dir, { recursive: true });
+	await cp(fixture, dir, { recursive: true });
 	return dir;
 }
 
@@ -90,13 +91,33 @@ describe('create-auth (the binary)', () => {
 		expect(await snapshot(dir)).toEqual(after);
 	});
 
-	it('restores every file when the dependency install fails', async () => {
-		const dir = await fixtureCopy();
-		// An `npm` first on PATH that fails, as a broken registry or a full disk would.
+	/** A folder holding an `npm` that fails, for the front of PATH: a broken registry or a full disk. */
+	async function failingNpm(): Promise<string> {
 		const bin = await mkdtemp(path.join(tmpdir(), 'create-auth-fake-npm-'));
 		await writeFile(path.join(bin, 'npm'), '#!/bin/sh\necho "npm error simulated failure" >&2\nexit 1\n', { mode: 0o755 });
+		return `${bin}${path.delimiter}${process.env.PATH}`;
+	}
+
+	it.runIf(Number(process.versions.node.split('.')[0]) < 22)(
+		'writes a SvelteKit 3 app\'s files on Node 20 but leaves the install for Node 22.17, saying so',
+		async () => {
+			const dir = await fixtureCopy(KIT3_FIXTURE);
+			const result = await run(dir, { PATH: await failingNpm() }, '--yes');
+			expect(result.code).toBe(0);
+			expect(result.stdout).toContain(`needs Node 22.17 or later to install, build and run; this is Node ${process.versions.node}`);
+			expect(result.stdout).toContain('Switch to Node 22.17 or later');
+			expect(result.stdout).toMatch(/^│\s+npm install\s/m);
+			expect(result.stdout).not.toContain('simulated failure');
+			const files = await snapshot(dir);
+			expect(files['src/env.ts']).toContain('AUTH_SECRET: {');
+			expect(files['src/auth.ts']).toContain("from '$app/env/private';");
+		}
+	);
+
+	it('restores every file when the dependency install fails', async () => {
+		const dir = await fixtureCopy();
 		const before = await snapshot(dir);
-		const result = await run(dir, { PATH: `${bin}${path.delimiter}${process.env.PATH}` }, '--yes');
+		const result = await run(dir, { PATH: await failingNpm() }, '--yes');
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain('[E_INSTALL_FAILED]');
 		expect(result.stderr).toContain('simulated failure');

@@ -7,15 +7,17 @@ import { planInit, type Plan, type PlanInput } from './plan.js';
 import { detectProject, type Project } from './project.js';
 
 const FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit2-ts', import.meta.url));
+const KIT3_FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit3-ts', import.meta.url));
 const SECRET = 'test-secret-0123456789-0123456789-abcdef';
 
 let base: Omit<PlanInput, 'project'>;
 let fixture: Project;
+let kit3: Project;
 
 beforeAll(async () => {
 	const [templates, runtime, tool] = await Promise.all([loadTemplates(), loadRuntime(), loadToolPackage()]);
 	base = { answers: DEFAULT_ANSWERS, tool, templates, runtime, authSecret: SECRET };
-	fixture = await detectProject(FIXTURE);
+	[fixture, kit3] = await Promise.all([detectProject(FIXTURE), detectProject(KIT3_FIXTURE)]);
 });
 
 /** The project as it would be after writing the plan's operations. */
@@ -140,12 +142,12 @@ describe('planInit on an app that already has files', () => {
 		const after = applied(fixture, first);
 		const path = 'src/lib/server/auth/errors.ts';
 		const edited: Project = { ...after, files: { ...after.files, [path]: `${after.files[path]}// my fix\n` } };
-		const changedRuntime: TextFiles = { ...base.runtime, 'server/errors.ts': `${base.runtime['server/errors.ts']}// v2\n` };
+		const changedRuntime: TextFiles = { ...base.runtime, 'server/auth/errors.ts': `${base.runtime['server/auth/errors.ts']}// v2\n` };
 		const plan = planInit({ ...base, runtime: changedRuntime, project: edited });
 		expect(paths(plan)).not.toContain(path);
 		expect(plan.skipped).toEqual([{ path, reason: expect.stringContaining('regenerate') }]);
 		const manifest = parseManifest(plan.operations.find((op) => op.path === MANIFEST_PATH)?.content ?? edited.files[MANIFEST_PATH])!;
-		expect(manifest.files[path]).toEqual({ strategy: 'managed', content: base.runtime['server/errors.ts'] });
+		expect(manifest.files[path]).toEqual({ strategy: 'managed', content: base.runtime['server/auth/errors.ts'] });
 	});
 
 	it('updates a generated file the user has not touched when the template changes', () => {
@@ -153,5 +155,73 @@ describe('planInit on an app that already has files', () => {
 		const templates = { ...base.templates, 'routes/signout/+page.svelte.hbs': '<p>new</p>\n' };
 		const plan = planInit({ ...base, templates, project: applied(fixture, first) });
 		expect(plan.operations.find((op) => op.path === 'src/routes/signout/+page.svelte')?.content).toBe('<p>new</p>\n');
+	});
+});
+
+describe('planInit for each SvelteKit shape', () => {
+	const contentOf = (plan: Plan, path: string) => plan.operations.find((op) => op.path === path)?.content;
+	const written = (plan: Plan) => plan.operations.filter((op) => op.path !== MANIFEST_PATH);
+
+	it('detects the sv 1.0 app as SvelteKit 3 with #lib imports and explicit environment variables', () => {
+		expect(kit3.kit).toEqual({ major: 3, libImports: true, explicitEnv: true });
+		expect(fixture.kit).toEqual({ major: 2, libImports: false, explicitEnv: false });
+	});
+
+	it('writes no $lib, $env or $app/environment anywhere in a SvelteKit 3 app', () => {
+		const plan = planInit({ ...base, project: kit3 });
+		for (const op of written(plan)) expect(op.content, op.path).not.toMatch(/\$lib|\$env\/|\$app\/environment/);
+		expect(contentOf(plan, 'src/auth.ts')).toContain("import { AUTH_SECRET, AUTH_SQLITE_FILE, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';");
+		expect(contentOf(plan, 'src/auth.ts')).toContain("import { SvelteKitAuth } from '#lib/server/auth/index.js';");
+		expect(contentOf(plan, 'src/authorization.ts')).toContain("import type { Handle } from '@sveltejs/kit/hooks';");
+		expect(contentOf(plan, 'src/app.d.ts')).toContain("import type { Session } from '#lib/auth/index.js';");
+	});
+
+	it('declares every variable src/auth.ts reads in a new src/env.ts, and documents each in .env.example', () => {
+		const plan = planInit({ ...base, project: kit3 });
+		const envModule = contentOf(plan, 'src/env.ts')!;
+		const example = contentOf(plan, '.env.example')!;
+		const read = /import \{ (.+) \} from '\$app\/env\/private'/.exec(contentOf(plan, 'src/auth.ts')!)![1]!.split(', ');
+		for (const name of read) {
+			expect(envModule).toMatch(new RegExp(`\\t${name}: \\{\\n\\t\\tpublic: false,`));
+			expect(example).toMatch(new RegExp(`^${name}=`, 'm'));
+		}
+		expect(envModule).not.toContain(SECRET);
+	});
+
+	it('keeps the SvelteKit 2 output free of SvelteKit 3 modules, and writes no src/env.ts there', () => {
+		const plan = planInit({ ...base, project: fixture });
+		for (const op of written(plan)) expect(op.content, op.path).not.toMatch(/#lib|\$app\/env['/]|@sveltejs\/kit\/env/);
+		expect(paths(plan)).not.toContain('src/env.ts');
+		expect(contentOf(plan, 'src/auth.ts')).toContain("import { env } from '$env/dynamic/private';");
+	});
+
+	it('vendors the same runtime, byte for byte, into both majors', () => {
+		const runtimeOf = (plan: Plan) =>
+			Object.fromEntries(plan.operations.filter((op) => op.path.startsWith('src/lib/')).map((op) => [op.path, op.content]));
+		expect(runtimeOf(planInit({ ...base, project: kit3 }))).toEqual(runtimeOf(planInit({ ...base, project: fixture })));
+	});
+
+	it('writes explicit-env output in a SvelteKit 2 app that turned explicit environment variables on', () => {
+		const optedIn: Project = { ...fixture, kit: { ...fixture.kit, explicitEnv: true } };
+		const plan = planInit({ ...base, project: optedIn });
+		expect(contentOf(plan, 'src/auth.ts')).toContain("from '$app/env/private';");
+		expect(contentOf(plan, 'src/auth.ts')).toContain("import { SvelteKitAuth } from '$lib/server/auth';");
+		expect(contentOf(plan, 'src/authorization.ts')).toContain("import { redirect, type Handle } from '@sveltejs/kit';");
+		expect(paths(plan)).toContain('src/env.ts');
+	});
+
+	it('adds to an existing src/env.js instead of creating src/env.ts, and maps #lib where package.json lacks it', () => {
+		const env = "import { defineEnvVars } from '@sveltejs/kit/env';\n\nexport const variables = defineEnvVars({\n\tAUTH_SECRET: {}\n});\n";
+		const packageJson = JSON.stringify({ ...JSON.parse(kit3.packageJson), imports: undefined }, null, '\t') + '\n';
+		const project: Project = { ...kit3, packageJson, files: { ...kit3.files, 'src/env.js': env } };
+		const plan = planInit({ ...base, project });
+		expect(paths(plan)).not.toContain('src/env.ts');
+		expect(contentOf(plan, 'src/env.js')).toContain('\tAUTH_SECRET: {},\n\tAUTH_TRUST_HOST: {');
+		expect(JSON.parse(contentOf(plan, 'package.json')!).imports).toEqual({ '#lib/*': './src/lib/*' });
+	});
+
+	it('plans zero writes when run again in a SvelteKit 3 app', () => {
+		const first = planInit({ ...base, project: kit3 });
+		expect(planInit({ ...base, project: applied(kit3, first) }).operations).toEqual([]);
 	});
 });

@@ -1,13 +1,15 @@
 import { ADAPTERS, type Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
-import { addEnvEntries, addMissingLines, type EnvEntry } from './edits/env.js';
+import { addEnvEntries, addMissingLines } from './edits/env.js';
+import { addEnvVariables } from './edits/env-module.js';
 import { composeHooks } from './edits/hooks.js';
-import { addDependencies } from './edits/package-json.js';
+import { addDependencies, addSubpathImports } from './edits/package-json.js';
+import { authEnvVars } from './env-vars.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Project } from './project.js';
 import { findProvider } from './providers/index.js';
-import { createRenderer, templateContext } from './render.js';
+import { createRenderer, libSpecifier, templateContext } from './render.js';
 
 /** Everything a plan depends on; gathered by the caller, so planning does no I/O. */
 export interface PlanInput {
@@ -49,8 +51,6 @@ const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
 const LAYOUT_EDITS = ['load: session'];
 const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
 
-/** Where each half of the runtime lands in the app. */
-const VENDOR_TARGETS: Record<string, string> = { server: 'src/lib/server/auth', client: 'src/lib/auth' };
 
 /**
  * Turns (project, answers, tool version) into file operations. Pure: the same input gives the
@@ -66,7 +66,8 @@ export function planInit(input: PlanInput): Plan {
 	const { project, answers } = input;
 	const manifest = parseManifest(project.files[MANIFEST_PATH]);
 	const render = createRenderer(input.templates);
-	const context = templateContext(answers);
+	const envVars = authEnvVars(answers, input.authSecret);
+	const context = templateContext(answers, project.kit, envVars.map((variable) => variable.key));
 	const plan: Plan = { operations: [], skipped: [], pending: [] };
 	const recorded: Record<string, ManifestFile> = {};
 
@@ -91,13 +92,12 @@ export function planInit(input: PlanInput): Plan {
 	};
 	const pending = (step: string | undefined) => step && plan.pending.push(step);
 
-	// The runtime: only the chosen adapter's module, so the app never imports a driver it lacks.
+	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's module, so
+	// the app never imports a driver it lacks.
 	const otherAdapters = ADAPTERS.filter((id) => id !== answers.adapter);
 	for (const [file, content] of Object.entries(input.runtime).sort(([a], [b]) => a.localeCompare(b))) {
-		const [half, ...rest] = file.split('/');
-		const relative = rest.join('/');
-		if (otherAdapters.some((id) => relative === `adapters/${id}.ts`)) continue;
-		own(`${VENDOR_TARGETS[half!]}/${relative}`, 'managed', content);
+		if (otherAdapters.some((id) => file === `server/auth/adapters/${id}.ts`)) continue;
+		own(`${project.libDir}/${file}`, 'managed', content);
 	}
 
 	// The user's files, generated once.
@@ -134,21 +134,28 @@ export function planInit(input: PlanInput): Plan {
 	const appTypes = project.files['src/app.d.ts'];
 	if (appTypes === undefined) patch('src/app.d.ts', render('app.d.ts.hbs', context), APP_TYPES_EDITS);
 	else {
-		const result = addAppTypes(appTypes);
+		const result = addAppTypes(appTypes, libSpecifier('auth/index', project.kit.libImports));
 		pending(result.pending);
 		patch('src/app.d.ts', result.content, result.pending ? [] : APP_TYPES_EDITS);
 	}
 
-	// Environment: a fresh secret in .env (never overwritten), documentation in .env.example.
-	const env: EnvEntry[] = [
-		{ key: 'AUTH_SECRET', value: input.authSecret, comment: 'Encrypts session cookies; at least 32 random characters. Keep it secret.' },
-		...(answers.adapter === 'sqlite'
-			? [{ key: 'AUTH_SQLITE_FILE', value: 'auth.sqlite', comment: 'SQLite file holding users, accounts and sessions.' }]
-			: [])
-	];
+	// Environment: a fresh secret in .env (never overwritten), every variable documented in
+	// .env.example, and declared in src/env.ts where the app has explicit environment variables.
+	const env = envVars.flatMap(({ key, value, description }) => (value === undefined ? [] : [{ key, value, comment: description }]));
 	patch('.env', addEnvEntries(project.files['.env'], env), env.map((e) => e.key));
-	const example = env.map((e) => (e.key === 'AUTH_SECRET' ? { ...e, value: '', comment: `${e.comment} Generate one: openssl rand -base64 33` } : e));
+	const example = envVars.map(({ key, example, description }) => ({
+		key,
+		value: example,
+		comment: key === 'AUTH_SECRET' ? `${description} Generate one: openssl rand -base64 33` : description
+	}));
 	patch('.env.example', addEnvEntries(project.files['.env.example'], example), example.map((e) => e.key));
+	if (project.kit.explicitEnv) {
+		const envModule =
+			['src/env.ts', 'src/env.js'].find((p) => project.files[p] !== undefined) ?? (project.typescript ? 'src/env.ts' : 'src/env.js');
+		const result = addEnvVariables(project.files[envModule] ?? render('env.ts.hbs', context), envVars);
+		pending(result.pending);
+		patch(envModule, result.content, result.pending ? [] : envVars.map((variable) => `variables.${variable.key}`));
+	}
 	const gitignore = project.files['.gitignore'];
 	if (gitignore !== undefined && answers.adapter === 'sqlite') {
 		const lines = ['/auth.sqlite*'];
@@ -158,11 +165,13 @@ export function planInit(input: PlanInput): Plan {
 	// Dependencies of the vendored runtime, at the ranges create-auth was tested with.
 	const pick = (names: readonly string[]) =>
 		Object.fromEntries(names.map((name) => [name, input.tool.devDependencies[name] ?? 'latest']));
-	const packageJson = addDependencies(
+	let packageJson = addDependencies(
 		project.packageJson,
 		pick([...RUNTIME_PACKAGES.dependencies.always, ...(answers.adapter === 'sqlite' ? RUNTIME_PACKAGES.dependencies.sqlite : [])]),
 		pick([...RUNTIME_PACKAGES.devDependencies.always, ...(answers.adapter === 'sqlite' ? RUNTIME_PACKAGES.devDependencies.sqlite : [])])
 	);
+	// SvelteKit 3 has no $lib alias: the code above imports #lib/…, which package.json must map.
+	if (project.kit.libImports) packageJson = addSubpathImports(packageJson, { '#lib/*': `./${project.libDir}/*` });
 	if (packageJson !== project.packageJson) {
 		plan.operations.push({ path: 'package.json', strategy: 'tool', content: packageJson, previous: project.packageJson });
 	}

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from './errors.js';
+import { enablesExplicitEnv, kitMajor, libFolder, type KitShape } from './kit.js';
 
 /** The package managers whose install command the CLI knows how to run. */
 export type PackageManager = 'npm' | 'pnpm' | 'yarn' | 'bun';
@@ -13,8 +14,10 @@ export type PackageManager = 'npm' | 'pnpm' | 'yarn' | 'bun';
 export interface Project {
 	/** Absolute path of the app's root folder (where its package.json is). */
 	root: string;
-	/** Major version of `@sveltejs/kit` from the app's package.json range (2, 3, …). */
-	kitMajor: number;
+	/** How generated code must be written for the app's SvelteKit (major, `#lib`, explicit env). */
+	kit: KitShape;
+	/** The lib folder, app-relative (`src/lib`): the runtime is vendored below it. */
+	libDir: string;
 	/** true for a TypeScript app (tsconfig.json), false for a JSDoc one (jsconfig.json or none). */
 	typescript: boolean;
 	packageManager: PackageManager;
@@ -32,6 +35,8 @@ export const WATCHED_FILES = [
 	'src/hooks.server.ts',
 	'src/hooks.server.js',
 	'src/app.d.ts',
+	'src/env.ts',
+	'src/env.js',
 	'src/auth.ts',
 	'src/authorization.ts',
 	'src/routes/+layout.server.ts',
@@ -50,8 +55,14 @@ export const WATCHED_FILES = [
 	'.create-auth/manifest.json'
 ] as const;
 
-/** Where the runtime is vendored; every file below them is read (the plan compares them). */
-export const VENDOR_DIRS = ['src/lib/server/auth', 'src/lib/auth'] as const;
+/**
+ * Where the runtime is vendored, below the lib folder; every file below them is read (the plan
+ * compares them). The runtime's own folders mirror these.
+ */
+export const VENDOR_DIRS = ['server/auth', 'auth'] as const;
+
+/** Config files that may turn on explicit environment variables (SvelteKit 2). */
+const CONFIG_FILES = ['svelte.config.js', 'vite.config.ts', 'vite.config.js', 'vite.config.mjs'];
 
 const LOCK_FILES: ReadonlyArray<[string, PackageManager]> = [
 	['pnpm-lock.yaml', 'pnpm'],
@@ -84,7 +95,7 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 	} catch {
 		throw notKit('there is no package.json');
 	}
-	let manifest: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+	let manifest: { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; imports?: unknown };
 	try {
 		manifest = JSON.parse(packageJson);
 	} catch {
@@ -99,12 +110,20 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 			files[file] = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
 		})
 	);
+	const { libImports, libDir } = libFolder(manifest.imports);
 	for (const dir of VENDOR_DIRS) {
-		Object.assign(files, await readTree(path.join(root, dir), dir));
+		Object.assign(files, await readTree(path.join(root, libDir, dir), `${libDir}/${dir}`));
 	}
+	const installed = await readFile(path.join(root, 'node_modules/@sveltejs/kit/package.json'), 'utf8')
+		.then((text) => (JSON.parse(text) as { version?: string }).version)
+		.catch(() => undefined);
+	const major = kitMajor(installed, kitRange);
+	const configs = await Promise.all(CONFIG_FILES.map((file) => readFile(path.join(root, file), 'utf8').catch(() => '')));
 	return {
 		root,
-		kitMajor: Number(/\d+/.exec(kitRange)?.[0] ?? 2),
+		// SvelteKit 3 has no $lib alias: the plan maps #lib in package.json when the app lacks it.
+		kit: { major, libImports: libImports || major >= 3, explicitEnv: major >= 3 || configs.some(enablesExplicitEnv) },
+		libDir,
 		typescript: existsSync(path.join(root, 'tsconfig.json')),
 		packageManager: detectPackageManager(root, userAgent),
 		packageJson,

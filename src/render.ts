@@ -1,32 +1,67 @@
 import Handlebars from 'handlebars';
 import type { Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
+import type { KitShape } from './kit.js';
 
 /**
  * What templates see: flags to branch on with `{{#if}}` and lists for `{{#each}}`, derived
- * from the answers and nothing else.
+ * from the answers and the app's SvelteKit shape, and nothing else.
  */
 export interface TemplateContext {
 	providers: Record<string, true>;
 	adapters: Record<string, true>;
 	strategy: Answers['strategy'];
 	protect: string[];
+	kit: {
+		/** `#lib/…/index.js` subpath imports instead of `$lib/…` (see the `lib` helper). */
+		libImports: boolean;
+		/** `src/env.ts` + `$app/env/private` + `$app/env`, instead of `$env/*` + `$app/environment`. */
+		explicitEnv: boolean;
+		/** `Handle` and the other hook types come from `@sveltejs/kit/hooks` (SvelteKit 3). */
+		hookTypesInHooks: boolean;
+	};
+	env: {
+		/** The variables `src/auth.ts` reads, in import order. */
+		names: string[];
+		/** How code reads each one: `env.AUTH_SECRET` (SvelteKit 2) or the imported `AUTH_SECRET`. */
+		read: Record<string, string>;
+	};
 }
 
-/** The template context for a set of answers. */
-export function templateContext(answers: Answers): TemplateContext {
+/**
+ * The template context for a set of answers, in an app of the given shape.
+ *
+ * @param envNames the variables `src/auth.ts` reads (see `authEnvVars`)
+ */
+export function templateContext(answers: Answers, kit: KitShape, envNames: readonly string[]): TemplateContext {
+	const names = [...envNames].sort();
 	return {
 		providers: Object.fromEntries(answers.providers.map((id) => [id, true])),
 		adapters: { [answers.adapter]: true },
 		strategy: answers.strategy,
-		protect: answers.protect
+		protect: answers.protect,
+		kit: { libImports: kit.libImports, explicitEnv: kit.explicitEnv, hookTypesInHooks: kit.major >= 3 },
+		env: { names, read: Object.fromEntries(names.map((name) => [name, kit.explicitEnv ? name : `env.${name}`])) }
 	};
+}
+
+/**
+ * The specifier that imports a module of the lib folder, given its path there without an
+ * extension (`server/auth/index`, `server/auth/passwords`): the `$lib` alias with index files
+ * implied (`$lib/server/auth`), or Node subpath imports, which need the file with the `.js`
+ * extension TypeScript maps to `.ts` (`#lib/server/auth/index.js`), as `sv migrate` writes them.
+ */
+export function libSpecifier(modulePath: string, libImports: boolean): string {
+	return libImports ? `#lib/${modulePath}.js` : `$lib/${modulePath.replace(/\/?index$/, '')}`;
 }
 
 /**
  * Renders templates from memory (no I/O, so plans stay pure). Templates under `providers/`
  * and `adapters/` are also registered as partials named by their path without `.ts.hbs`
  * (`{{> providers/credentials}}`). Output is code, so nothing is HTML-escaped.
+ *
+ * Helpers, all registered here: `{{lib 'server/auth/index'}}`, a lib module's specifier for
+ * the app's shape ({@link libSpecifier}).
  */
 export function createRenderer(templates: TextFiles): (name: string, context: TemplateContext) => string {
 	const handlebars = Handlebars.create();
@@ -35,6 +70,9 @@ export function createRenderer(templates: TextFiles): (name: string, context: Te
 			handlebars.registerPartial(name.replace(/\.ts\.hbs$/, ''), source);
 		}
 	}
+	handlebars.registerHelper('lib', (modulePath: string, options: Handlebars.HelperOptions) =>
+		libSpecifier(modulePath, (options.data.root as TemplateContext).kit.libImports)
+	);
 	const compiled = new Map<string, HandlebarsTemplateDelegate>();
 	return (name, context) => {
 		let template = compiled.get(name);

@@ -6,6 +6,7 @@ import { applyOperations } from '../apply.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
 import { installDependencies } from '../install.js';
+import { missingNode } from '../kit.js';
 import { planInit, type Plan } from '../plan.js';
 import { detectProject } from '../project.js';
 
@@ -51,9 +52,19 @@ export async function init(options: InitOptions): Promise<number> {
 		reportLeftAlone(plan);
 		return 0;
 	}
+	// SvelteKit 3 needs Node 22.17+: the files are right for it, but an install under this Node
+	// would build native modules (better-sqlite3) for the wrong Node, so it waits for the user.
+	const neededNode = missingNode(project.kit, process.versions.node);
+	if (neededNode) {
+		prompts.log.warn(
+			`This app's SvelteKit ${project.kit.major} needs Node ${neededNode} or later to install, build and run; this is Node ${process.versions.node}. ` +
+				'The files are written for it; install the dependencies with that Node.'
+		);
+	}
 	const rollback = await applyOperations(project.root, plan.operations);
 	const dependenciesChanged = plan.operations.some((operation) => operation.path === 'package.json');
-	if (options.install && dependenciesChanged) {
+	const installNow = options.install && dependenciesChanged && !neededNode;
+	if (installNow) {
 		// An animated spinner only where a person watches; logs and CI get two plain lines.
 		const progress = process.stdout.isTTY ? prompts.spinner() : plainProgress();
 		const controller = new AbortController();
@@ -75,7 +86,8 @@ export async function init(options: InitOptions): Promise<number> {
 	prompts.log.success(`Wrote ${plan.operations.length} files:\n${plan.operations.map((o) => `  ${o.previous === undefined ? '+' : '~'} ${o.path}`).join('\n')}`);
 	reportLeftAlone(plan);
 	const steps = [
-		...(options.install || !dependenciesChanged ? [] : [`${project.packageManager} install`]),
+		...(neededNode ? [`Switch to Node ${neededNode} or later (nvm install 22, for example).`] : []),
+		...(installNow || !dependenciesChanged ? [] : [`${project.packageManager} install`]),
 		`${project.packageManager} run dev`,
 		'Open /signup to create an account, then /account.',
 		'In production, set AUTH_SECRET in the server environment (a build does not carry .env).'

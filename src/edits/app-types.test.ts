@@ -18,7 +18,7 @@ export {};
 
 describe('addAppTypes', () => {
 	it("replaces sv's placeholder comments with typed Locals and PageData", () => {
-		const { content, pending } = addAppTypes(SV_APP_D_TS);
+		const { content, pending } = addAppTypes(SV_APP_D_TS, '$lib/auth');
 		expect(pending).toBeUndefined();
 		expect(content).toBe(`// See https://svelte.dev/docs/kit/types#app.d.ts
 // for information about these interfaces
@@ -56,19 +56,31 @@ declare global {
 
 export {};
 `;
-		const { content } = addAppTypes(source);
+		const { content } = addAppTypes(source, '$lib/auth');
 		expect(content).toContain('\t\tinterface Locals {\n\t\t\tuser: User | null;\n\t\t\tauth(): Promise<Session | null>;\n\t\t}');
 		expect(content).toContain('\t\tinterface PageData {\n\t\t\tsession: Session | null;\n\t\t}');
 		expect(content).toContain("import type { User } from '$lib/types';\nimport type { Session } from '$lib/auth';");
 	});
 
+	it('imports Session from #lib/auth/index.js in an app with subpath imports', () => {
+		const { content } = addAppTypes(SV_APP_D_TS, '#lib/auth/index.js');
+		expect(content).toContain("import type { Session } from '#lib/auth/index.js';\n\ndeclare global {");
+	});
+
+	it('adds no second Session import when the file already has one from another specifier', () => {
+		const source = SV_APP_D_TS.replace('declare global', "import type { Session } from '$lib/auth/index';\n\ndeclare global");
+		const { content } = addAppTypes(source, '#lib/auth/index.js');
+		expect(content.match(/import type \{ Session \}/g)).toHaveLength(1);
+		expect(content).toContain('auth(): Promise<Session | null>;');
+	});
+
 	it('is idempotent', () => {
-		const once = addAppTypes(SV_APP_D_TS).content;
-		expect(addAppTypes(once).content).toBe(once);
+		const once = addAppTypes(SV_APP_D_TS, '$lib/auth').content;
+		expect(addAppTypes(once, '$lib/auth').content).toBe(once);
 	});
 
 	it('reports a manual step for a file without an App namespace', () => {
 		const source = 'export {};\n';
-		expect(addAppTypes(source)).toEqual({ content: source, pending: expect.stringMatching(/interface Locals/) });
+		expect(addAppTypes(source, '$lib/auth')).toEqual({ content: source, pending: expect.stringMatching(/interface Locals/) });
 	});
 });

@@ -3,7 +3,6 @@ import type { Comment, Statement, TSModuleBlock } from '@babel/types';
 import { endOfImports, parseModule } from './ast.js';
 import type { EditResult } from './hooks.js';
 
-const SESSION_IMPORT = "import type { Session } from '$lib/auth';";
 
 /** The members `src/app.d.ts` must declare, per `App` interface. */
 const MEMBERS = [
@@ -13,7 +12,8 @@ const MEMBERS = [
 
 /**
  * Types `event.locals.auth()` and `page.data.session` in an existing `src/app.d.ts`: adds the
- * `Session` type import and, inside `declare global { namespace App { … } }`, the `auth`
+ * `Session` type import (from `sessionModule`: `$lib/auth` or `#lib/auth/index.js`) unless the
+ * file already imports a `Session`, and, inside `declare global { namespace App { … } }`, the `auth`
  * member of `Locals` and the `session` member of `PageData`. An interface the file already has
  * gets the member appended; a missing one replaces sv's placeholder comment
  * (`// interface Locals {}`) or is added at the end of the namespace.
@@ -21,7 +21,8 @@ const MEMBERS = [
  * Idempotent; members already present are left as they are. A file without an `App` namespace
  * is not edited and the result carries the manual step.
  */
-export function addAppTypes(source: string): EditResult {
+export function addAppTypes(source: string, sessionModule: string): EditResult {
+	const SESSION_IMPORT = `import type { Session } from '${sessionModule}';`;
 	const manual = `Declare in src/app.d.ts: ${SESSION_IMPORT} and, in namespace App, interface Locals { auth(): Promise<Session | null> } and interface PageData { session: Session | null }.`;
 	const ast = parseModule(source);
 	const app = ast && findAppNamespace(ast.program.body);
@@ -52,7 +53,10 @@ export function addAppTypes(source: string): EditResult {
 		changed = true;
 	}
 	if (!changed) return { content: source };
-	if (!source.includes(SESSION_IMPORT)) {
+	const imported = ast.program.body.some(
+		(node) => node.type === 'ImportDeclaration' && node.specifiers.some((s) => s.local.name === 'Session')
+	);
+	if (!imported) {
 		const at = endOfImports(ast);
 		if (at === 0) {
 			// After sv's leading comment block, before `declare global`.

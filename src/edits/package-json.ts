@@ -26,7 +26,26 @@ export function addDependencies(
 		manifest[section] = Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
 		changed = true;
 	}
-	if (!changed) return source;
+	return changed ? serialize(manifest, source) : source;
+}
+
+/**
+ * Maps Node subpath imports (package.json `imports`, such as `"#lib/*": "./src/lib/*"`) that
+ * the app does not map yet; an entry it has is kept as it is.
+ *
+ * @returns the new text, or `source` unchanged when every key is mapped
+ */
+export function addSubpathImports(source: string, imports: Record<string, string>): string {
+	const manifest = JSON.parse(source) as Record<string, unknown>;
+	const current = (manifest.imports ?? {}) as Record<string, unknown>;
+	const missing = Object.entries(imports).filter(([key]) => !(key in current));
+	if (missing.length === 0) return source;
+	manifest.imports = { ...current, ...Object.fromEntries(missing) };
+	return serialize(manifest, source);
+}
+
+/** package.json text for `manifest`, with `source`'s indentation and final newline. */
+function serialize(manifest: Record<string, unknown>, source: string): string {
 	const indent = /^[ \t]+/m.exec(source)?.[0] ?? '\t';
 	return JSON.stringify(manifest, null, indent) + (source.endsWith('\n') ? '\n' : '');
 }

@@ -1,0 +1,43 @@
+import type { Answers } from './answers.js';
+
+/** An environment variable the generated code reads. */
+export interface AuthEnvVar {
+	key: string;
+	/** One sentence: the comment in `.env` / `.env.example`, the `description` in `src/env.ts`. */
+	description: string;
+	/** What a first run writes to `.env`; undefined: the variable is only documented in `.env.example`. */
+	value?: string;
+	/** What `.env.example` shows; never a secret. */
+	example: string;
+}
+
+/**
+ * Every variable the generated `src/auth.ts` reads for these answers, in a stable order. One
+ * list serves `.env`, `.env.example`, `src/env.ts` (explicit environment variables) and the
+ * names imported from `$app/env/private`, so they cannot disagree.
+ *
+ * @param authSecret the fresh secret for `.env` (only written when `.env` has no AUTH_SECRET)
+ */
+export function authEnvVars(answers: Answers, authSecret: string): AuthEnvVar[] {
+	return [
+		{
+			key: 'AUTH_SECRET',
+			description: 'Encrypts session cookies; at least 32 random characters. Keep it secret.',
+			value: authSecret,
+			example: ''
+		},
+		{
+			key: 'AUTH_TRUST_HOST',
+			description: 'Set to true behind a proxy or on a host you set up yourself, to trust the Host header.',
+			example: ''
+		},
+		{
+			key: 'AUTH_URL',
+			description: 'The public URL of the app, when requests reach it on another origin (behind a proxy).',
+			example: ''
+		},
+		...(answers.adapter === 'sqlite'
+			? [{ key: 'AUTH_SQLITE_FILE', description: 'SQLite file holding users, accounts and sessions.', value: 'auth.sqlite', example: 'auth.sqlite' }]
+			: [])
+	];
+}
