@@ -188,13 +188,15 @@ export async function copyFixture(name, { dest } = {}) {
 /**
  * Run the CLI (`node bin/create-auth.js ...args`) in `appDir`: stdin ignored (not a TTY),
  * `CI=1`, `NO_COLOR=1` (override with `env`). Never throws on a non-zero exit.
+ * `node`: the node binary to run it with (default: ours, `process.execPath`), e.g.
+ * `(await node22()).node`; pass that toolchain's `env` too, so that the npm the CLI runs uses it.
  * @param {string} appDir
  * @param {string[]} args
- * @param {{ env?: Record<string, string | undefined>, timeout?: number, echo?: boolean }} [options]
+ * @param {{ env?: Record<string, string | undefined>, timeout?: number, echo?: boolean, node?: string }} [options]
  * @returns {Promise<RunResult>}
  */
-export function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false } = {}) {
-	return run(process.execPath, [cliBin, ...args], {
+export function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false, node = process.execPath } = {}) {
+	return run(node, [cliBin, ...args], {
 		cwd: appDir,
 		env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined, ...env },
 		timeout,
@@ -205,13 +207,15 @@ export function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false
 /**
  * `npm install --no-audit --no-fund` in the app. Throws (with the output's tail) on failure.
  * The first install of better-sqlite3 compiles from source, hence the 10-minute default.
+ * `env` as for run() (e.g. `(await node22()).env` to install under Node 22).
  * @param {string} appDir
- * @param {{ timeout?: number, args?: string[], echo?: boolean }} [options]
+ * @param {{ timeout?: number, args?: string[], env?: Record<string, string | undefined>, echo?: boolean }} [options]
  * @returns {Promise<RunResult>}
  */
-export async function install(appDir, { timeout = 600_000, args = [], echo = false } = {}) {
+export async function install(appDir, { timeout = 600_000, args = [], env, echo = false } = {}) {
 	const result = await run('npm', ['install', '--no-audit', '--no-fund', ...args], {
 		cwd: appDir,
+		env,
 		timeout,
 		echo
 	});
@@ -267,13 +271,13 @@ export async function build(appDir, { timeout = 300_000, env, echo = false } = {
 
 /**
  * `svelte-kit sync && svelte-check --tsconfig ./tsconfig.json --output machine`.
- * Never throws for type errors: look at `errors` / `diagnostics`.
+ * Never throws for type errors: look at `errors` / `diagnostics`. `env` as for run(), for both.
  * @param {string} appDir
- * @param {{ timeout?: number, tsconfig?: string }} [options]
+ * @param {{ timeout?: number, tsconfig?: string, env?: Record<string, string | undefined> }} [options]
  * @returns {Promise<CheckResult>}
  */
-export async function check(appDir, { timeout = 300_000, tsconfig = './tsconfig.json' } = {}) {
-	const sync = await run(localBin(appDir, 'svelte-kit'), ['sync'], { cwd: appDir, timeout });
+export async function check(appDir, { timeout = 300_000, tsconfig = './tsconfig.json', env } = {}) {
+	const sync = await run(localBin(appDir, 'svelte-kit'), ['sync'], { cwd: appDir, env, timeout });
 	let output = sync.stdout + sync.stderr;
 	if (sync.exitCode !== 0) {
 		return { exitCode: sync.exitCode, output, errors: null, warnings: null, files: null, filesWithProblems: null, diagnostics: [] };
@@ -281,7 +285,7 @@ export async function check(appDir, { timeout = 300_000, tsconfig = './tsconfig.
 	const result = await run(
 		localBin(appDir, 'svelte-check'),
 		['--tsconfig', tsconfig, '--output', 'machine'],
-		{ cwd: appDir, timeout }
+		{ cwd: appDir, env, timeout }
 	);
 	output += result.stdout + result.stderr;
 	return { exitCode: result.exitCode, output, ...parseSvelteCheck(result.stdout) };
@@ -374,22 +378,25 @@ export async function waitForHttp(url, { timeout = 60_000, until = () => false }
 /**
  * Start the app on 127.0.0.1 and a free port (or `port`): with its own vite (`vite preview`,
  * after build(), or `vite dev`; `--strictPort`), or with `node build` (mode `node`, for an
- * adapter-node build; `PORT`, `HOST`, `ORIGIN` and `NODE_ENV=production` are set). Resolves
+ * adapter-node build, run by `node` (default: ours); `PORT`, `HOST`, `ORIGIN` and
+ * `NODE_ENV=production` are set). `env` as for run(): vite's `#!/usr/bin/env node` follows its
+ * `PATH` (e.g. `(await node22()).env`). Resolves
  * once `GET /` gets any HTTP answer (redirects are not followed); rejects, after stopping the
  * server, if it exits first or does not answer within `timeout` (polls every 200 ms).
  * @param {string} appDir
  * @param {{ mode?: 'preview' | 'dev' | 'node', port?: number, timeout?: number, env?: Record<string, string | undefined>,
- *   nodeArgs?: string[], cpu?: string }} [options]  `nodeArgs`: extra node flags (mode `node`);
+ *   nodeArgs?: string[], cpu?: string, node?: string }} [options]  `nodeArgs`: extra node flags (mode `node`);
+ *   `node`: the node binary for mode `node` (default: ours, `process.execPath`);
  *   `cpu`: run the server under `taskset -c <cpu>` (taskset execs it, so `pid` stays the server's)
  * @returns {Promise<Server>}
  */
-export async function start(appDir, { mode = 'preview', port, timeout = 60_000, env, nodeArgs = [], cpu } = {}) {
+export async function start(appDir, { mode = 'preview', port, timeout = 60_000, env, nodeArgs = [], cpu, node = process.execPath } = {}) {
 	installExitHook();
 	const chosenPort = port ?? (await freePort());
 	const url = `http://127.0.0.1:${chosenPort}`;
 	const server =
 		mode === 'node'
-			? [process.execPath, ...nodeArgs, 'build']
+			? [node, ...nodeArgs, 'build']
 			: [localBin(appDir, 'vite'), mode, '--host', '127.0.0.1', '--port', String(chosenPort), '--strictPort'];
 	const [command, ...args] = cpu === undefined ? server : ['taskset', '-c', cpu, ...server];
 	const serverEnv = mode === 'node' ? { ...env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(chosenPort), ORIGIN: url } : env;
