@@ -223,6 +223,118 @@ export async function install(appDir, { timeout = 600_000, args = [], env, echo 
 	return result;
 }
 
+/** package.json fields that decide what `npm install` puts in node_modules; shareInstall() compares them. */
+const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'overrides'];
+/**
+ * Entries of node_modules that belong to the app rather than to a package, and that tools
+ * rewrite in place (`fs.writeFile` on the existing file, so through a hard link into the other
+ * app too): npm's hidden lock file, and `$app/` (`tsconfig.json`, `types/`), which SvelteKit 3's
+ * `svelte-kit sync` writes for the app's own routes and env. shareInstall() copies them for real.
+ */
+const APP_OWNED = ['.package-lock.json', '$app'];
+/** Lock files shareInstall() copies, when `fromApp` has one. */
+const LOCK_FILES = ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock'];
+
+/**
+ * @param {string} appDir
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function readPackageJson(appDir) {
+	const file = path.join(appDir, 'package.json');
+	const text = await fs.readFile(file, 'utf8').catch((error) => {
+		throw new Error(`cannot read ${file}: ${error.message}`, { cause: error });
+	});
+	return JSON.parse(text);
+}
+
+/**
+ * JSON with object keys sorted, so that key order does not make two values differ.
+ * @param {unknown} value
+ * @returns {string}
+ */
+function canonicalJson(value) {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (value && typeof value === 'object') {
+		const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'undefined';
+}
+
+/**
+ * Give `toApp` the dependencies installed in `fromApp` without a second install (no network,
+ * no native rebuild; a second kit3 app is ready in about a second instead of a minute):
+ * `fromApp/node_modules` is copied to `toApp/node_modules` as hard links (`cp -al`: folders
+ * are new, files are shared, symlinks such as `node_modules/.bin/*` stay relative symlinks),
+ * and `fromApp`'s lock file, if any, is copied (a real copy; an npm lock gets `toApp`'s
+ * `name` and `version`). What belongs to the app inside node_modules is copied for real, not
+ * linked: `.package-lock.json` (npm rewrites it in place) and `$app/` (SvelteKit 3's
+ * `svelte-kit sync` rewrites it in place for the app's routes; it holds `fromApp`'s until the
+ * next sync in `toApp`, which build(), check() and start() run); `.vite` (vite's per-app
+ * cache) is left out.
+ *
+ * Refuses (throws) unless both package.json files have equal `dependencies`,
+ * `devDependencies`, `optionalDependencies`, `peerDependencies` and `overrides`, `fromApp`
+ * has a `node_modules` and `toApp` has neither a `node_modules` nor that lock file.
+ * Files stay shared: do not rebuild or patch packages in either app afterwards (a `npm
+ * install <pkg>` or `npm rebuild` in one app can change the other's files).
+ * @param {string} fromApp  an installed app
+ * @param {string} toApp  an app with the same dependencies, not installed
+ * @returns {Promise<RunResult>}  the `cp -al` run (its `durationMs`)
+ */
+export async function shareInstall(fromApp, toApp) {
+	const from = path.resolve(fromApp);
+	const to = path.resolve(toApp);
+	if (from === to) throw new Error(`shareInstall: ${from} is both the source and the target`);
+	const [fromPkg, toPkg] = await Promise.all([readPackageJson(from), readPackageJson(to)]);
+	const differences = DEPENDENCY_FIELDS.filter((field) => canonicalJson(fromPkg[field] ?? {}) !== canonicalJson(toPkg[field] ?? {})).map(
+		(field) => `${field}: ${canonicalJson(fromPkg[field] ?? {})} in ${from} vs ${canonicalJson(toPkg[field] ?? {})} in ${to}`
+	);
+	if (differences.length > 0) {
+		throw new Error(
+			`shareInstall: refusing, the two apps do not have the same dependencies (install ${to} on its own):\n${differences.join('\n')}`
+		);
+	}
+	const source = path.join(from, 'node_modules');
+	const target = path.join(to, 'node_modules');
+	if (!existsSync(source)) throw new Error(`shareInstall: ${source} is missing: install(${JSON.stringify(from)}) first`);
+	if (existsSync(target)) throw new Error(`shareInstall: refusing, ${target} exists already`);
+	const locks = LOCK_FILES.filter((name) => existsSync(path.join(from, name)));
+	for (const name of locks) {
+		if (existsSync(path.join(to, name))) throw new Error(`shareInstall: refusing, ${path.join(to, name)} exists already`);
+	}
+
+	const result = await run('cp', ['-al', '--', source, target], { cwd: to, timeout: 120_000 });
+	if (result.exitCode !== 0) {
+		await fs.rm(target, { recursive: true, force: true });
+		throw failure(`cp -al ${source} ${target}`, result);
+	}
+	await fs.rm(path.join(target, '.vite'), { recursive: true, force: true });
+	for (const name of APP_OWNED) {
+		const linked = path.join(target, name);
+		if (!existsSync(linked)) continue;
+		const aside = `${linked}.shared-${process.pid}`;
+		await fs.rename(linked, aside);
+		await fs.cp(aside, linked, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+		await fs.rm(aside, { recursive: true, force: true });
+	}
+	for (const name of locks) {
+		const text = await fs.readFile(path.join(from, name), 'utf8');
+		let out = text;
+		if (name.endsWith('.json')) {
+			const lock = JSON.parse(text);
+			for (const entry of [lock, lock.packages?.['']]) {
+				if (!entry || typeof entry !== 'object') continue;
+				if ('name' in entry && typeof toPkg.name === 'string') entry.name = toPkg.name;
+				if ('version' in entry && typeof toPkg.version === 'string') entry.version = toPkg.version;
+			}
+			out = JSON.stringify(lock, null, text.includes('\n\t') ? '\t' : 2) + '\n';
+		}
+		await fs.writeFile(path.join(to, name), out, { flag: 'wx' });
+	}
+	return result;
+}
+
 /**
  * Absolute path of `node_modules/.bin/<name>` in the app; throws if it is not installed.
  * @param {string} appDir
