@@ -12,14 +12,19 @@ export interface AuthEnvVar {
 }
 
 /**
- * Every variable the generated `src/auth.ts` reads for these answers, in a stable order. One
- * list serves `.env`, `.env.example`, `src/env.ts` (explicit environment variables) and the
- * names imported from `$app/env/private`, so they cannot disagree.
+ * Every variable the generated `src/auth.ts` reads for these answers, in the order it reads
+ * them (the adapter is declared before the config). One list serves `.env`, `.env.example`,
+ * `src/env.ts` (explicit environment variables) and the names imported from `$app/env/private`,
+ * so they cannot disagree; and `sv migrate sveltekit-3`, which imports the names in the order
+ * they are used, rewrites a SvelteKit 2 `src/auth.ts` into exactly the SvelteKit 3 one.
  *
  * @param authSecret the fresh secret for `.env` (only written when `.env` has no AUTH_SECRET)
  */
 export function authEnvVars(answers: Answers, authSecret: string): AuthEnvVar[] {
 	return [
+		...(answers.adapter === 'sqlite'
+			? [{ key: 'AUTH_SQLITE_FILE', description: 'SQLite file holding users, accounts and sessions.', value: 'auth.sqlite', example: 'auth.sqlite' }]
+			: []),
 		{
 			key: 'AUTH_SECRET',
 			description: 'Encrypts session cookies; at least 32 random characters. Keep it secret.',
@@ -35,9 +40,6 @@ export function authEnvVars(answers: Answers, authSecret: string): AuthEnvVar[] 
 			key: 'AUTH_URL',
 			description: 'The public URL of the app, when requests reach it on another origin (behind a proxy).',
 			example: ''
-		},
-		...(answers.adapter === 'sqlite'
-			? [{ key: 'AUTH_SQLITE_FILE', description: 'SQLite file holding users, accounts and sessions.', value: 'auth.sqlite', example: 'auth.sqlite' }]
-			: [])
+		}
 	];
 }

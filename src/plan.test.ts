@@ -99,7 +99,7 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 		const auth = manifest.files['src/auth.ts'];
 		expect(auth).toEqual({ strategy: 'merge', content: plan.operations.find((op) => op.path === 'src/auth.ts')!.content });
 		expect(manifest.files['src/lib/server/auth/kit.ts']?.strategy).toBe('managed');
-		expect(manifest.files['.env']).toEqual({ strategy: 'patch', edits: ['AUTH_SECRET', 'AUTH_SQLITE_FILE'] });
+		expect(manifest.files['.env']).toEqual({ strategy: 'patch', edits: ['AUTH_SQLITE_FILE', 'AUTH_SECRET'] });
 	});
 });
 
@@ -170,7 +170,7 @@ describe('planInit for each SvelteKit shape', () => {
 	it('writes no $lib, $env or $app/environment anywhere in a SvelteKit 3 app', () => {
 		const plan = planInit({ ...base, project: kit3 });
 		for (const op of written(plan)) expect(op.content, op.path).not.toMatch(/\$lib|\$env\/|\$app\/environment/);
-		expect(contentOf(plan, 'src/auth.ts')).toContain("import { AUTH_SECRET, AUTH_SQLITE_FILE, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';");
+		expect(contentOf(plan, 'src/auth.ts')).toContain("import { AUTH_SQLITE_FILE, AUTH_SECRET, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';");
 		expect(contentOf(plan, 'src/auth.ts')).toContain("import { SvelteKitAuth } from '#lib/server/auth/index.js';");
 		expect(contentOf(plan, 'src/authorization.ts')).toContain("import type { Handle } from '@sveltejs/kit/hooks';");
 		expect(contentOf(plan, 'src/app.d.ts')).toContain("import type { Session } from '#lib/auth/index.js';");
@@ -216,7 +216,7 @@ describe('planInit for each SvelteKit shape', () => {
 		const project: Project = { ...kit3, packageJson, files: { ...kit3.files, 'src/env.js': env } };
 		const plan = planInit({ ...base, project });
 		expect(paths(plan)).not.toContain('src/env.ts');
-		expect(contentOf(plan, 'src/env.js')).toContain('\tAUTH_SECRET: {},\n\tAUTH_TRUST_HOST: {');
+		expect(contentOf(plan, 'src/env.js')).toContain('\tAUTH_SECRET: {},\n\tAUTH_SQLITE_FILE: {');
 		expect(JSON.parse(contentOf(plan, 'package.json')!).imports).toEqual({ '#lib/*': './src/lib/*' });
 	});
 

@@ -21,7 +21,7 @@ export interface TemplateContext {
 		hookTypesInHooks: boolean;
 	};
 	env: {
-		/** The variables `src/auth.ts` reads, in import order. */
+		/** The variables `src/auth.ts` reads, in the order it reads them (so it imports them). */
 		names: string[];
 		/** How code reads each one: `env.AUTH_SECRET` (SvelteKit 2) or the imported `AUTH_SECRET`. */
 		read: Record<string, string>;
@@ -31,17 +31,16 @@ export interface TemplateContext {
 /**
  * The template context for a set of answers, in an app of the given shape.
  *
- * @param envNames the variables `src/auth.ts` reads (see `authEnvVars`)
+ * @param names the variables `src/auth.ts` reads, in that order (see `authEnvVars`)
  */
-export function templateContext(answers: Answers, kit: KitShape, envNames: readonly string[]): TemplateContext {
-	const names = [...envNames].sort();
+export function templateContext(answers: Answers, kit: KitShape, names: readonly string[]): TemplateContext {
 	return {
 		providers: Object.fromEntries(answers.providers.map((id) => [id, true])),
 		adapters: { [answers.adapter]: true },
 		strategy: answers.strategy,
 		protect: answers.protect,
 		kit: { libImports: kit.libImports, explicitEnv: kit.explicitEnv, hookTypesInHooks: kit.major >= 3 },
-		env: { names, read: Object.fromEntries(names.map((name) => [name, kit.explicitEnv ? name : `env.${name}`])) }
+		env: { names: [...names], read: Object.fromEntries(names.map((name) => [name, kit.explicitEnv ? name : `env.${name}`])) }
 	};
 }
 

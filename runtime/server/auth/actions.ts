@@ -19,7 +19,7 @@ async function readForm(request: Request): Promise<FormData> {
 	}
 }
 
-const text = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
+const formText = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
  * Where to go next: the `redirect` callback's choice, or the validated target (default `/`).
@@ -80,9 +80,9 @@ export function signInAction(getConfig: GetConfig): Action {
 		const config = await getConfig(event);
 		const form = await readForm(event.request);
 		const callbackUrl =
-			text(form.get('redirectTo')) ?? text(form.get('callbackUrl')) ?? text(event.url.searchParams.get('callbackUrl'));
+			formText(form.get('redirectTo')) ?? formText(form.get('callbackUrl')) ?? formText(event.url.searchParams.get('callbackUrl'));
 		const only = config.providers.length === 1 ? config.providers[0]?.id : undefined;
-		const result = await attemptSignIn(event, config, form, text(form.get('providerId')) ?? only);
+		const result = await attemptSignIn(event, config, form, formText(form.get('providerId')) ?? only);
 		if (result.ok) redirect(303, await redirectTarget(event, config, result.next ?? callbackUrl));
 
 		const query = new URLSearchParams({ error: result.error });
@@ -102,6 +102,6 @@ export function signOutAction(getConfig: GetConfig): Action {
 		const config = await getConfig(event);
 		const form = await readForm(event.request);
 		await endSession(event, config);
-		redirect(303, await redirectTarget(event, config, text(form.get('redirectTo'))));
+		redirect(303, await redirectTarget(event, config, formText(form.get('redirectTo'))));
 	};
 }
