@@ -1,22 +1,12 @@
 /**
  * The walking skeleton, end to end: `create-auth --yes --providers credentials` on a fresh
- * `sv create` app, then a real install, svelte-check, build and preview, driven by Chromium
- * through sign-up, sign-in, the guards and sign-out.
+ * `sv create` SvelteKit 2 app, then a real install, svelte-check, build and preview, driven by
+ * Chromium through sign-up, sign-in, the guards and sign-out (./credentials-flow.ts).
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialsFlows } from './credentials-flow.js';
 import { build, check, copyFixture, removeApp, runCli, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
-
-const EMAIL = 'ada@example.com';
-const PASSWORD = 'correct horse battery staple';
-
-/** Fills the Email and Password fields of the page's form and presses `button`. */
-async function submitCredentials(page: Page, button: string, email = EMAIL, password = PASSWORD): Promise<void> {
-	await page.getByLabel('Email').fill(email);
-	await page.getByLabel('Password').fill(password);
-	await page.getByRole('button', { name: button }).click();
-}
 
 describe('credentials sign-in in a SvelteKit 2 TypeScript app', () => {
 	let appDir: string;
@@ -44,114 +34,10 @@ describe('credentials sign-in in a SvelteKit 2 TypeScript app', () => {
 		expect(cli.stdout).toContain('Dependencies installed');
 	});
 
-	it('generates code that passes svelte-check with 0 errors and 0 warnings', async () => {
-		const result = await check(appDir);
-		expect(result.diagnostics).toEqual([]);
-		expect({ errors: result.errors, warnings: result.warnings }).toEqual({ errors: 0, warnings: 0 });
-	});
-
-	it('redirects a signed-out request for /account with 303 to /signin, keeping where it came from', async () => {
-		const response = await fetch(`${server!.url}/account/settings?tab=2`, { redirect: 'manual' });
-		expect(response.status).toBe(303);
-		expect(response.headers.get('location')).toBe(`/signin?callbackUrl=${encodeURIComponent('/account/settings?tab=2')}`);
-	});
-
-	it('signs up, signs in, keeps the session across a reload, and signs out', async () => {
-		const page = await browser!.newPage();
-		await page.goto(`${server!.url}/account`);
-		expect(new URL(page.url()).pathname).toBe('/signin');
-
-		await page.getByRole('link', { name: 'Create one' }).click();
-		await page.waitForURL('**/signup');
-		await submitCredentials(page, 'Create account');
-		await page.waitForURL('**/signin?registered');
-
-		await submitCredentials(page, 'Sign in');
-		await page.waitForURL('**/');
-		await page.goto(`${server!.url}/account`);
-		await expect.poll(() => page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-
-		await page.reload();
-		expect(new URL(page.url()).pathname).toBe('/account');
-		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-
-		const cookies = await page.context().cookies();
-		const session = cookies.find((c) => c.name === 'auth.session-token');
-		expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
-
-		await page.getByRole('button', { name: 'Sign out' }).click();
-		await page.waitForURL((url) => url.pathname === '/');
-		await page.goto(`${server!.url}/account`);
-		expect(new URL(page.url()).pathname).toBe('/signin');
-		await page.close();
-	});
-
-	it('comes back to the protected page the user first asked for after signing in', async () => {
-		const page = await browser!.newPage();
-		await page.goto(`${server!.url}/account`);
-		await submitCredentials(page, 'Sign in');
-		await page.waitForURL('**/account');
-		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-		await page.close();
-	});
-
-	it.each([
-		['a wrong password', EMAIL, 'not the password'],
-		['an unknown email', 'nobody@example.com', PASSWORD]
-	])('answers %s with the same generic error, and error=CredentialsSignin in the URL', async (_, email, password) => {
-		const page = await browser!.newPage();
-		await page.goto(`${server!.url}/signin`);
-		await submitCredentials(page, 'Sign in', email, password);
-		await page.waitForURL('**/signin?*');
-		const url = new URL(page.url());
-		expect(url.searchParams.get('error')).toBe('CredentialsSignin');
-		expect(url.searchParams.get('code')).toBe('credentials');
-		expect(await page.getByRole('alert').textContent()).toBe('Invalid email or password.');
-		await page.close();
-	});
-
-	it('works with JavaScript disabled: the forms post and redirect on their own', async () => {
-		const context = await browser!.newContext({ javaScriptEnabled: false });
-		const page = await context.newPage();
-		await page.goto(`${server!.url}/account`);
-		await submitCredentials(page, 'Sign in');
-		await page.waitForURL('**/account');
-		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-		await page.getByRole('button', { name: 'Sign out' }).click();
-		await page.waitForURL((url) => url.pathname === '/');
-		await context.close();
-	});
-
-	it('treats a malformed session cookie as signed out, without an error page', async () => {
-		for (const value of ['garbage', 'a.b.c.d.e', '']) {
-			const response = await fetch(`${server!.url}/account`, {
-				redirect: 'manual',
-				headers: { cookie: `auth.session-token=${value}` }
-			});
-			expect(response.status).toBe(303);
-			expect(response.headers.get('location')).toMatch(/^\/signin\?/);
-		}
-		const home = await fetch(`${server!.url}/`, { headers: { cookie: 'auth.session-token=garbage' } });
-		expect(home.status).toBe(200);
-	});
-
-	it('refuses a sign-up with a short password with a clear message and keeps the email', async () => {
-		const context = await browser!.newContext({ javaScriptEnabled: false });
-		const page = await context.newPage();
-		await page.goto(`${server!.url}/signup`);
-		await page.getByLabel('Email').fill('short@example.com');
-		// minlength is a browser hint; without JS validation still happens on the server.
-		await page.getByLabel('Password').evaluate((input) => input.removeAttribute('minlength'));
-		await page.getByLabel('Password').fill('short');
-		await page.getByRole('button', { name: 'Create account' }).click();
-		await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/at least 8/);
-		expect(await page.getByLabel('Email').inputValue()).toBe('short@example.com');
-		await context.close();
-	});
-
-	it('writes nothing when run again on the same app', async () => {
-		const again = await runCli(appDir, ['--yes', '--providers', 'credentials']);
-		expect(again.exitCode).toBe(0);
-		expect(again.stdout).toContain('nothing to write');
-	});
+	credentialsFlows(() => ({
+		server: server!,
+		browser: browser!,
+		check: () => check(appDir),
+		runCliAgain: () => runCli(appDir, ['--yes', '--providers', 'credentials'])
+	}));
 });

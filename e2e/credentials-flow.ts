@@ -1,0 +1,147 @@
+/**
+ * The credentials flows every fixture app must pass once `create-auth` has run in it, whatever
+ * its SvelteKit major or language: svelte-check, the guards, sign-up, sign-in, sign-out, the
+ * errors, no-JavaScript forms, malformed cookies and an idempotent re-run. A test file sets an
+ * app up in `beforeAll` and calls {@link credentialsFlows} inside its `describe`.
+ */
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { CheckResult, RunResult, Server } from './harness/app.js';
+import type { Browser } from './harness/browser.js';
+
+export const EMAIL = 'ada@example.com';
+const PASSWORD = 'correct horse battery staple';
+
+/** An app with auth, served, and what the flows need to drive it. */
+export interface CredentialsApp {
+	server: Server;
+	browser: Browser;
+	/** svelte-check in the app, with its own tsconfig.json or jsconfig.json. */
+	check(): Promise<CheckResult>;
+	/** create-auth again, with the answers of the first run. */
+	runCliAgain(): Promise<RunResult>;
+}
+
+/** Fills the Email and Password fields of the page's form and presses `button`. */
+async function submitCredentials(page: Page, button: string, email = EMAIL, password = PASSWORD): Promise<void> {
+	await page.getByLabel('Email').fill(email);
+	await page.getByLabel('Password').fill(password);
+	await page.getByRole('button', { name: button }).click();
+}
+
+/**
+ * Registers the flows as tests of the enclosing `describe`.
+ * @param app the app under test; called inside each test, after `beforeAll` has set it up
+ */
+export function credentialsFlows(app: () => CredentialsApp): void {
+	it('generates code that passes svelte-check with 0 errors and 0 warnings', async () => {
+		const result = await app().check();
+		expect(result.diagnostics).toEqual([]);
+		expect({ errors: result.errors, warnings: result.warnings }).toEqual({ errors: 0, warnings: 0 });
+	});
+
+	it('redirects a signed-out request for /account with 303 to /signin, keeping where it came from', async () => {
+		const response = await fetch(`${app().server.url}/account/settings?tab=2`, { redirect: 'manual' });
+		expect(response.status).toBe(303);
+		expect(response.headers.get('location')).toBe(`/signin?callbackUrl=${encodeURIComponent('/account/settings?tab=2')}`);
+	});
+
+	it('signs up, signs in, keeps the session across a reload, and signs out', async () => {
+		const page = await app().browser.newPage();
+		await page.goto(`${app().server.url}/account`);
+		expect(new URL(page.url()).pathname).toBe('/signin');
+
+		await page.getByRole('link', { name: 'Create one' }).click();
+		await page.waitForURL('**/signup');
+		await submitCredentials(page, 'Create account');
+		await page.waitForURL('**/signin?registered');
+
+		await submitCredentials(page, 'Sign in');
+		await page.waitForURL('**/');
+		await page.goto(`${app().server.url}/account`);
+		await expect.poll(() => page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
+
+		await page.reload();
+		expect(new URL(page.url()).pathname).toBe('/account');
+		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
+
+		const cookies = await page.context().cookies();
+		const session = cookies.find((c) => c.name === 'auth.session-token');
+		expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+
+		await page.getByRole('button', { name: 'Sign out' }).click();
+		await page.waitForURL((url) => url.pathname === '/');
+		await page.goto(`${app().server.url}/account`);
+		expect(new URL(page.url()).pathname).toBe('/signin');
+		await page.close();
+	});
+
+	it('comes back to the protected page the user first asked for after signing in', async () => {
+		const page = await app().browser.newPage();
+		await page.goto(`${app().server.url}/account`);
+		await submitCredentials(page, 'Sign in');
+		await page.waitForURL('**/account');
+		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
+		await page.close();
+	});
+
+	it.each([
+		['a wrong password', EMAIL, 'not the password'],
+		['an unknown email', 'nobody@example.com', PASSWORD]
+	])('answers %s with the same generic error, and error=CredentialsSignin in the URL', async (_, email, password) => {
+		const page = await app().browser.newPage();
+		await page.goto(`${app().server.url}/signin`);
+		await submitCredentials(page, 'Sign in', email, password);
+		await page.waitForURL('**/signin?*');
+		const url = new URL(page.url());
+		expect(url.searchParams.get('error')).toBe('CredentialsSignin');
+		expect(url.searchParams.get('code')).toBe('credentials');
+		expect(await page.getByRole('alert').textContent()).toBe('Invalid email or password.');
+		await page.close();
+	});
+
+	it('works with JavaScript disabled: the forms post and redirect on their own', async () => {
+		const context = await app().browser.newContext({ javaScriptEnabled: false });
+		const page = await context.newPage();
+		await page.goto(`${app().server.url}/account`);
+		await submitCredentials(page, 'Sign in');
+		await page.waitForURL('**/account');
+		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
+		await page.getByRole('button', { name: 'Sign out' }).click();
+		await page.waitForURL((url) => url.pathname === '/');
+		await context.close();
+	});
+
+	it('treats a malformed session cookie as signed out, without an error page', async () => {
+		for (const value of ['garbage', 'a.b.c.d.e', '']) {
+			const response = await fetch(`${app().server.url}/account`, {
+				redirect: 'manual',
+				headers: { cookie: `auth.session-token=${value}` }
+			});
+			expect(response.status).toBe(303);
+			expect(response.headers.get('location')).toMatch(/^\/signin\?/);
+		}
+		const home = await fetch(`${app().server.url}/`, { headers: { cookie: 'auth.session-token=garbage' } });
+		expect(home.status).toBe(200);
+	});
+
+	it('refuses a sign-up with a short password with a clear message and keeps the email', async () => {
+		const context = await app().browser.newContext({ javaScriptEnabled: false });
+		const page = await context.newPage();
+		await page.goto(`${app().server.url}/signup`);
+		await page.getByLabel('Email').fill('short@example.com');
+		// minlength is a browser hint; without JS validation still happens on the server.
+		await page.getByLabel('Password').evaluate((input) => input.removeAttribute('minlength'));
+		await page.getByLabel('Password').fill('short');
+		await page.getByRole('button', { name: 'Create account' }).click();
+		await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/at least 8/);
+		expect(await page.getByLabel('Email').inputValue()).toBe('short@example.com');
+		await context.close();
+	});
+
+	it('writes nothing when run again on the same app', async () => {
+		const again = await app().runCliAgain();
+		expect(again.exitCode).toBe(0);
+		expect(again.stdout).toContain('nothing to write');
+	});
+}

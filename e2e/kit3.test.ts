@@ -1,0 +1,75 @@
+/**
+ * SvelteKit 3 apps, as the `sv` 1.0 line creates them (TypeScript and JSDoc), under Node 22:
+ * `create-auth --yes`, then the same flows as the SvelteKit 2 app (./credentials-flow.ts). The
+ * TypeScript app's install is the CLI's own; the JSDoc app ends up with the same dependencies
+ * and shares it (no second better-sqlite3 compile).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialsFlows } from './credentials-flow.js';
+import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
+import { launchBrowser, type Browser } from './harness/browser.js';
+import { node22, type NodeToolchain } from './harness/node.js';
+
+let toolchain: NodeToolchain;
+const apps: string[] = [];
+
+beforeAll(async () => {
+	toolchain = await node22();
+});
+
+afterAll(async () => {
+	for (const app of apps) await removeApp(app);
+});
+
+/** The CLI as a user on Node 22 runs it: the same binary, Node 22 first on PATH. */
+const createAuth = (appDir: string, args: string[]) => runCli(appDir, args, { node: toolchain.node, env: toolchain.env });
+
+for (const { fixture, tsconfig } of [
+	{ fixture: 'kit3-ts', tsconfig: './tsconfig.json' },
+	{ fixture: 'kit3-jsdoc', tsconfig: './jsconfig.json' }
+]) {
+	describe(`credentials sign-in in a SvelteKit 3 app (${fixture})`, () => {
+		let appDir: string;
+		let server: Server | undefined;
+		let browser: Browser | undefined;
+		let cli: Awaited<ReturnType<typeof runCli>>;
+
+		beforeAll(async () => {
+			appDir = await copyFixture(fixture);
+			apps.push(appDir);
+			const installed = apps.length > 1 ? apps[0] : undefined;
+			cli = await createAuth(appDir, ['--yes', ...(installed ? ['--no-install'] : [])]);
+			if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
+			if (installed) await shareInstall(installed, appDir);
+			await build(appDir, { env: toolchain.env });
+			server = await start(appDir, { mode: 'preview', env: toolchain.env });
+			browser = await launchBrowser();
+		});
+
+		afterAll(async () => {
+			await browser?.close();
+			await server?.stop();
+		});
+
+		it('writes SvelteKit 3 code: #lib imports, explicit environment variables, hook types from @sveltejs/kit/hooks', async () => {
+			const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
+			const auth = await read('src/auth.ts');
+			expect(auth).toContain("import { building, dev } from '$app/env';");
+			expect(auth).toContain("import { SvelteKitAuth } from '#lib/server/auth/index.js';");
+			expect(await read('src/authorization.ts')).toContain("import type { Handle } from '@sveltejs/kit/hooks';");
+			const envModule = await read(fixture === 'kit3-ts' ? 'src/env.ts' : 'src/env.js');
+			for (const name of ['AUTH_SECRET', 'AUTH_TRUST_HOST', 'AUTH_URL', 'AUTH_SQLITE_FILE']) expect(envModule).toContain(`${name}: {`);
+			expect(cli.stdout).not.toContain('needs Node');
+			if (apps[0] === appDir) expect(cli.stdout).toContain('Dependencies installed');
+		});
+
+		credentialsFlows(() => ({
+			server: server!,
+			browser: browser!,
+			check: () => check(appDir, { tsconfig, env: toolchain.env }),
+			runCliAgain: () => createAuth(appDir, ['--yes'])
+		}));
+	});
+}
