@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `npm run demo [-- <extra create-auth flags>]`: a fresh copy of the kit2-ts fixture in
- * `.demo/app` (any earlier demo app is replaced), `create-auth --yes` on it, then `vite dev` on
+ * `npm run demo [-- <extra create-auth flags>]`: a fresh copy of the kit3-ts fixture (SvelteKit
+ * 3) when this Node is 22.17 or later, else of kit2-ts (SvelteKit 2), in `.demo/app` (any
+ * earlier demo app is replaced), `create-auth --yes` on it, then `vite dev` on
  * http://127.0.0.1:5173 in the foreground. Ctrl-C stops it.
  */
 import { spawn } from 'node:child_process';
@@ -21,7 +22,9 @@ import {
 	waitForHttp
 } from '../e2e/harness/app.js';
 
-const FIXTURE = 'kit2-ts';
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+// SvelteKit 3 needs Node 22.17 or later; on an older Node the demo is a SvelteKit 2 app.
+const FIXTURE = major > 22 || (major === 22 && minor >= 17) ? 'kit3-ts' : 'kit2-ts';
 const PORT = 5173;
 const demoRoot = path.join(repoRoot, '.demo');
 const appDir = path.join(demoRoot, 'app');
