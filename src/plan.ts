@@ -51,7 +51,6 @@ const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
 const LAYOUT_EDITS = ['load: session'];
 const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
 
-
 /**
  * Turns (project, answers, tool version) into file operations. Pure: the same input gives the
  * same plan, and a second run with the same version and answers plans zero writes.
