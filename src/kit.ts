@@ -22,8 +22,11 @@ export interface KitShape {
 	explicitEnv: boolean;
 }
 
-/** The oldest Node each SvelteKit major runs on, as [major, minor]. */
-const MIN_NODE: Record<number, [number, number]> = { 2: [18, 13], 3: [22, 17] };
+/**
+ * The oldest Node a SvelteKit major runs on, as [major, minor], where that is newer than the
+ * Node this CLI needs (20.19): SvelteKit 2 runs on any of those.
+ */
+const MIN_NODE: Record<number, [number, number]> = { 3: [22, 17] };
 
 /**
  * The SvelteKit major of an app.

@@ -34,11 +34,13 @@ export function addEnvVariables(source: string, variables: readonly AuthEnvVar[]
 	if (missing.length === 0) return { content: source };
 
 	const edit = new MagicString(source);
+	const step = unit(source);
 	const last = object.properties.at(-1);
-	const indent = last ? indentAt(source, last.start!) : `${indentAt(source, object.start!)}${unit(source)}`;
-	const entries = missing.map((variable) => entry(variable, indent, unit(source)));
+	const outer = indentAt(source, object.start!);
+	const indent = last ? indentAt(source, last.start!) : outer + step;
+	const entries = missing.map((variable) => entry(variable, indent, step));
 	if (last) edit.appendLeft(last.end!, entries.map((text) => `,\n${text}`).join(''));
-	else edit.overwrite(object.start!, object.end!, `{\n${entries.join(',\n')}\n${indent.slice(unit(source).length)}}`);
+	else edit.overwrite(object.start!, object.end!, `{\n${entries.join(',\n')}\n${outer}}`);
 	return { content: edit.toString() };
 }
 
