@@ -1,10 +1,12 @@
 // @ts-check
 /**
- * The benchmark apps, built from the same fixture: `floor` (no auth), `floor-layout` (the floor
- * plus a root layout server load, no auth), `ours` (the app
- * `create-auth --yes --providers credentials` generates) and `authjs` (`@auth/sveltekit` 1.x).
+ * The benchmark apps, per SvelteKit major built from that major's fixture: `floor` (no auth),
+ * `floor-layout` (the floor plus a root layout server load, no auth), `ours` (the app
+ * `create-auth --yes --providers credentials` generates) and, on Kit 2 only, `authjs`
+ * (`@auth/sveltekit` 1.x, whose peer range stops at Kit 2).
  * Each is the fixture copy + the CLI's output (ours only) + the file layers under `bench/apps/`
- * copied over it, then installed and built with adapter-node.
+ * copied over it, then installed and built with adapter-node. Kit 3 apps are installed, built
+ * and served with Node 22 (e2e/harness/node.js), as Kit 3 requires.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -13,8 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { build, copyFixture, install, removeApp, repoRoot, runCli } from '../e2e/harness/app.js';
-
-export const FIXTURE = 'kit2-ts';
+import { node22 } from '../e2e/harness/node.js';
 
 /** @typedef {'floor' | 'floor-layout' | 'ours' | 'authjs'} AppName */
 /** @type {AppName[]} */
@@ -41,8 +42,61 @@ const LAYERS = {
 	authjs: ['all', 'with-auth', 'authjs']
 };
 
-/** Dependencies added to the fixture's package.json (adapter-node 6 needs SvelteKit 3). */
-const ADAPTER = { '@sveltejs/adapter-node': '^5' };
+/** @typedef {2 | 3} KitMajor */
+
+/**
+ * @typedef {object} KitSetup
+ * @property {string} fixture  folder under e2e/fixtures/
+ * @property {Record<string, string>} adapter  devDependency added to the fixture's package.json
+ * @property {AppName[]} apps  the apps built on this major
+ * @property {Partial<Record<AppName, string>>} unsupported  apps left out, and why (in the report)
+ * @property {(url: string) => string} selfOrigin  the origin a built app served at `url` sees
+ *   itself at: adapter-node 5 takes it from the `ORIGIN` variable the harness sets; adapter-node 6
+ *   has no `ORIGIN` and, without `PROTOCOL_HEADER`, assumes https (TLS ended by a proxy), so form
+ *   POSTs must carry `Origin: https://…` to pass SvelteKit's CSRF check
+ */
+
+/** @type {Record<KitMajor, KitSetup>} */
+export const KITS = {
+	2: {
+		fixture: 'kit2-ts',
+		adapter: { '@sveltejs/adapter-node': '^5' },
+		apps: APP_NAMES,
+		unsupported: {},
+		selfOrigin: (url) => new URL(url).origin
+	},
+	3: {
+		fixture: 'kit3-ts',
+		adapter: { '@sveltejs/adapter-node': '^6.0.1' },
+		apps: ['floor', 'floor-layout', 'ours'],
+		unsupported: { authjs: 'not supported: @auth/sveltekit 1.x declares @sveltejs/kit ^1.0.0 || ^2.0.0' },
+		selfOrigin: (url) => new URL(url).origin.replace(/^http:/, 'https:')
+	}
+};
+
+/** @type {KitMajor[]} */
+export const KIT_MAJORS = [2, 3];
+
+/**
+ * `kit3/ours`: an app's key in the results.
+ * @param {KitMajor} kit
+ * @param {AppName} name
+ */
+export const appId = (kit, name) => `kit${kit}/${name}`;
+
+/**
+ * The Node binary and the environment that install, build and serve apps of `kit`: ours for
+ * Kit 2, Node 22 from node22() for Kit 3.
+ * @param {KitMajor} kit
+ * @returns {Promise<{ node: string, version: string, env: Record<string, string> | undefined }>}
+ *   `version`: `node -v` of that binary, e.g. `'v22.23.3'`
+ */
+export async function toolchain(kit) {
+	if (kit === 2) return { node: process.execPath, version: process.version, env: undefined };
+	const { node, version, env } = await node22();
+	return { node, version, env };
+}
+
 const AUTHJS = { '@auth/sveltekit': '^1' };
 
 /** The account every app signs in with (Auth.js's authorize() accepts only this one). */
@@ -51,6 +105,10 @@ export const DEMO = { email: 'demo@example.com', password: 'correct horse batter
 /**
  * @typedef {object} App
  * @property {AppName} name
+ * @property {KitMajor} kit
+ * @property {string} id  `kit<major>/<name>`
+ * @property {string} node  the Node binary that serves it
+ * @property {string} nodeVersion  its `node -v`
  * @property {string} dir  absolute path of the app
  * @property {Record<string, string>} env  the app's `.env` (adapter-node does not read it)
  * @property {Record<string, string>} versions  installed versions of the packages that matter
@@ -58,49 +116,56 @@ export const DEMO = { email: 'demo@example.com', password: 'correct horse batter
  */
 
 /**
- * Copy the fixture, apply the CLI (ours) and the layers, install, build.
- * With `keep`, the app lives in `<tmpdir>/create-auth-e2e-bench-<name>` and survives the run;
- * a later `keep` run starts from a fresh fixture copy there but reuses its `node_modules`
- * (npm install then has little to do; better-sqlite3 is not compiled again).
+ * Copy the kit's fixture, apply the CLI (ours) and the layers, install, build.
+ * With `keep`, the app lives in `<tmpdir>/create-auth-e2e-bench-kit<major>-<name>` and survives
+ * the run; a later `keep` run starts from a fresh fixture copy there but reuses its
+ * `node_modules` (npm install then has little to do; better-sqlite3 is not compiled again).
+ * @param {KitMajor} kit
  * @param {AppName} name
  * @param {{ keep: boolean, log: (line: string) => void }} options
  * @returns {Promise<App>}
  */
-export async function prepareApp(name, { keep, log }) {
-	const dir = keep ? await freshKeptCopy(name) : await copyFixture(FIXTURE);
-	log(`${name}: ${dir}`);
+export async function prepareApp(kit, name, { keep, log }) {
+	const id = appId(kit, name);
+	const { fixture, adapter } = KITS[kit];
+	const { node, version: nodeVersion, env: toolEnv } = await toolchain(kit);
+	const dir = keep ? await freshKeptCopy(fixture, id) : await copyFixture(fixture);
+	log(`${id}: ${dir}`);
 	if (name === 'ours') {
-		const cli = await runCli(dir, ['--yes', '--providers', 'credentials', '--no-install']);
+		const cli = await runCli(dir, ['--yes', '--providers', 'credentials', '--no-install'], { node });
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
 	}
 	for (const layer of LAYERS[name]) {
 		await fs.cp(path.join(repoRoot, 'bench', 'apps', layer), dir, { recursive: true, force: true });
 	}
-	await editPackageJson(dir, name === 'authjs');
+	await editPackageJson(dir, { devDependencies: adapter, dependencies: name === 'authjs' ? AUTHJS : {} });
 	if (name === 'authjs') {
 		await fs.writeFile(path.join(dir, '.env'), `AUTH_SECRET=${randomBytes(32).toString('base64url')}\n`);
 	}
-	log(`${name}: npm install`);
-	await install(dir);
-	log(`${name}: vite build`);
-	await build(dir);
+	log(`${id}: npm install`);
+	await install(dir, { env: toolEnv });
+	log(`${id}: vite build`);
+	await build(dir, { env: toolEnv });
 	const envFile = path.join(dir, '.env');
 	const env = existsSync(envFile) ? /** @type {Record<string, string>} */ (parseEnv(await fs.readFile(envFile, 'utf8'))) : {};
-	return { name, dir, env, versions: await versions(dir), remove: keep ? async () => {} : () => removeApp(dir) };
+	return { name, kit, id, node, nodeVersion, dir, env, versions: await versions(dir), remove: keep ? async () => {} : () => removeApp(dir) };
 }
 
 /**
- * Time `create-auth --yes --no-install` on fresh fixture copies (the copy is not timed).
+ * Time `create-auth --yes --no-install` on fresh copies of the kit's fixture (the copy is not
+ * timed), run by the kit's Node.
+ * @param {KitMajor} kit
  * @param {number} times
  * @returns {Promise<number[]>} wall-clock milliseconds, process start to exit
  */
-export async function timeCli(times) {
+export async function timeCli(kit, times) {
+	const { node } = await toolchain(kit);
 	/** @type {number[]} */
 	const durations = [];
 	for (let i = 0; i < times; i++) {
-		const dir = await copyFixture(FIXTURE);
+		const dir = await copyFixture(KITS[kit].fixture);
 		try {
-			const cli = await runCli(dir, ['--yes', '--no-install'], { timeout: 60_000 });
+			const cli = await runCli(dir, ['--yes', '--no-install'], { timeout: 60_000, node });
 			if (cli.exitCode !== 0) throw new Error(`create-auth failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
 			durations.push(cli.durationMs);
 		} finally {
@@ -111,32 +176,33 @@ export async function timeCli(times) {
 }
 
 /**
- * `<tmpdir>/create-auth-e2e-bench-<name>` emptied and refilled with the fixture, keeping its
- * `node_modules` if it had one.
- * @param {AppName} name
+ * `<tmpdir>/create-auth-e2e-bench-kit<major>-<name>` emptied and refilled with the fixture,
+ * keeping its `node_modules` if it had one.
+ * @param {string} fixture
+ * @param {string} id  `kit<major>/<name>`
  */
-async function freshKeptCopy(name) {
-	const dir = path.join(os.tmpdir(), `create-auth-e2e-bench-${name}`);
+async function freshKeptCopy(fixture, id) {
+	const dir = path.join(os.tmpdir(), `create-auth-e2e-bench-${id.replace('/', '-')}`);
 	const modules = `${dir}.node_modules`;
 	if (existsSync(path.join(dir, 'node_modules'))) {
 		await fs.rm(modules, { recursive: true, force: true });
 		await fs.rename(path.join(dir, 'node_modules'), modules);
 	}
 	await fs.rm(dir, { recursive: true, force: true });
-	await copyFixture(FIXTURE, { dest: dir });
+	await copyFixture(fixture, { dest: dir });
 	if (existsSync(modules)) await fs.rename(modules, path.join(dir, 'node_modules'));
 	return dir;
 }
 
 /**
  * @param {string} dir
- * @param {boolean} authjs
+ * @param {{ devDependencies: Record<string, string>, dependencies: Record<string, string> }} added
  */
-async function editPackageJson(dir, authjs) {
+async function editPackageJson(dir, added) {
 	const file = path.join(dir, 'package.json');
 	const pkg = JSON.parse(await fs.readFile(file, 'utf8'));
-	pkg.devDependencies = { ...pkg.devDependencies, ...ADAPTER };
-	if (authjs) pkg.dependencies = { ...pkg.dependencies, ...AUTHJS };
+	pkg.devDependencies = { ...pkg.devDependencies, ...added.devDependencies };
+	if (Object.keys(added.dependencies).length > 0) pkg.dependencies = { ...pkg.dependencies, ...added.dependencies };
 	await fs.writeFile(file, `${JSON.stringify(pkg, null, '\t')}\n`);
 }
 

@@ -15,25 +15,30 @@ export const TARGETS = {
 
 /**
  * @typedef {object} Row
+ * @property {import('./apps.js').KitMajor} kit
  * @property {import('./apps.js').AppName} app
  * @property {'public' | 'protected'} page
  * @property {import('./load.js').LoadResult[]} runs
  * @property {{ rps: number, p50: number, p99: number, cpuUsPerRequest: number }} median
  * @property {number} rssMiB  at the end of the last run
- * @property {{ rps: number, cpu: number }} ratio  to the floor's row for the same page
+ * @property {{ rps: number, cpu: number }} ratio  to the same kit's floor row for the same page
  */
 
 /**
+ * Per-app records are keyed by app id, `kit<major>/<app>` (e.g. `kit3/ours`); per-kit ones by
+ * `kit<major>`.
  * @typedef {object} Results
  * @property {string} date  ISO timestamp of the start
- * @property {{ nproc: number, cpu: string, node: string, pinning: string }} machine
+ * @property {{ nproc: number, cpu: string, node: Record<string, string>, pinning: string }} machine
+ *   `node`: per kit, the `node -v` that built and served its apps
  * @property {{ connections: number, warmup: number, duration: number, repetitions: number, quick: boolean }} options
  * @property {Record<string, Record<string, string>>} versions
+ * @property {Record<string, string>} unsupported  apps without rows, and why
  * @property {Record<string, { signIn: string[], protected: { withCookie: number, withoutCookie: number, withoutCookieLocation: string | null } }>} checks
  * @property {Row[]} rows
  * @property {Record<string, { requests: number, setCookieHeaders: number, names: string[] }>} setCookies
  * @property {Record<string, Awaited<ReturnType<typeof import('./size.js').componentBytes>>>} clientJs
- * @property {{ runsMs: number[], medianMs: number }} cli
+ * @property {Record<string, { runsMs: number[], medianMs: number }>} cli  per kit, on that kit's fixture
  * @property {string} regenerate
  * @property {string} databaseStrategy
  * @property {{ app: string, page: string, summary: import('./profile.js').ProfileSummary }[]} profiles
@@ -53,6 +58,8 @@ export function median(values) {
 const fixed = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 /** @param {boolean} ok */
 const verdict = (ok) => (ok ? 'met' : '**missed**');
+/** @param {string} kit  `kit3` */
+const kitLabel = (kit) => `Kit ${kit.slice(3)}`;
 
 /**
  * @param {Results} r
@@ -61,8 +68,9 @@ const verdict = (ok) => (ok ? 'met' : '**missed**');
 export function markdown(r) {
 	const lines = [];
 	lines.push(`# create-auth bench — ${r.date}${r.options.quick ? ' (quick mode)' : ''}`, '');
+	const nodes = Object.entries(r.machine.node).map(([kit, version]) => `${version} (${kitLabel(kit)} apps)`).join(', ');
 	lines.push(
-		`Machine: ${r.machine.nproc} cores (nproc), ${r.machine.cpu}, Node ${r.machine.node}. Pinning: ${r.machine.pinning}.`,
+		`Machine: ${r.machine.nproc} cores (nproc), ${r.machine.cpu}, Node ${nodes}. Pinning: ${r.machine.pinning}.`,
 		`Load: autocannon, ${r.options.connections} connections, ${r.options.warmup} s warm-up (discarded), ` +
 			`${r.options.duration} s measured, ${r.options.repetitions} repetition(s) interleaved; medians.`,
 		`Versions: ${Object.entries(r.versions)
@@ -71,37 +79,57 @@ export function markdown(r) {
 		''
 	);
 
-	lines.push('| app | page | req/s | × floor | p50 ms | p99 ms | CPU µs/req | CPU × floor | RSS MiB | status codes |');
-	lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
+	lines.push('| kit | app | page | req/s | × floor | p50 ms | p99 ms | CPU µs/req | CPU × floor | RSS MiB | status codes |');
+	lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
 	for (const row of r.rows) {
 		const codes = Object.entries(sumCodes(row.runs)).map(([code, n]) => `${code}×${n}`).join(' ');
 		lines.push(
-			`| ${row.app} | /${row.page} | ${fixed(row.median.rps)} | ${fixed(row.ratio.rps, 3)} | ${fixed(row.median.p50, 1)} | ` +
+			`| ${row.kit} | ${row.app} | /${row.page} | ${fixed(row.median.rps)} | ${fixed(row.ratio.rps, 3)} | ${fixed(row.median.p50, 1)} | ` +
 				`${fixed(row.median.p99, 1)} | ${fixed(row.median.cpuUsPerRequest)} | ${fixed(row.ratio.cpu, 2)} | ${fixed(row.rssMiB, 1)} | ${codes} |`
 		);
 	}
+	for (const [id, why] of Object.entries(r.unsupported)) {
+		const [kit = '', app] = id.split('/');
+		lines.push(`| ${kit.slice(3)} | ${app} | — | — | — | — | — | — | — | — | ${why} |`);
+	}
 	lines.push('');
+	const across = crossKit(r);
+	if (across) lines.push(across, '');
 
-	lines.push('| check | ours | Auth.js |', '|---|---|---|');
-	const signIn = (/** @type {string} */ app) => r.checks[app]?.signIn.join('; ') ?? 'n/a';
-	lines.push(`| sign-in over HTTP | ${signIn('ours')} | ${signIn('authjs')} |`);
-	lines.push(`| GET /protected with / without the cookie | ${protectedStatus(r.checks.ours)} | ${protectedStatus(r.checks.authjs)} |`);
-	const cookies = (/** @type {string} */ app) => {
-		const c = r.setCookies[app];
-		return c ? `${c.setCookieHeaders} in ${c.requests} requests${c.names.length ? ` (${c.names.join(', ')})` : ''}` : 'n/a';
-	};
-	lines.push(`| Set-Cookie on authenticated GET /protected | ${cookies('ours')} | ${cookies('authjs')} |`);
-	const js = (/** @type {string} */ app, /** @type {'forms' | 'formsAndClient'} */ key) => {
-		const c = r.clientJs[app];
+	const columns = ['ours', 'authjs'].flatMap((app) => Object.keys(r.machine.node).map((kit) => `${kit}/${app}`));
+	const title = (/** @type {string} */ id) => `${id.endsWith('/ours') ? 'ours' : 'Auth.js'} (${kitLabel(id.split('/')[0] ?? '')})`;
+	/** @param {string} label @param {(id: string) => string} cell */
+	const checkRow = (label, cell) => `| ${label} | ${columns.map((id) => (r.unsupported[id] ? 'not supported' : cell(id))).join(' | ')} |`;
+	lines.push(`| check | ${columns.map(title).join(' | ')} |`, `|---|${columns.map(() => '---|').join('')}`);
+	lines.push(checkRow('sign-in over HTTP', (id) => r.checks[id]?.signIn.join('; ') ?? 'n/a'));
+	lines.push(checkRow('GET /protected with / without the cookie', (id) => protectedStatus(r.checks[id])));
+	lines.push(
+		checkRow('Set-Cookie on authenticated GET /protected', (id) => {
+			const c = r.setCookies[id];
+			return c ? `${c.setCookieHeaders} in ${c.requests} requests${c.names.length ? ` (${c.names.join(', ')})` : ''}` : 'n/a';
+		})
+	);
+	/** @param {string} id @param {'forms' | 'formsAndClient'} key */
+	const js = (id, key) => {
+		const c = r.clientJs[id];
 		return c ? `${c[key]} B` : 'n/a';
 	};
-	lines.push(`| client JS gzip added by SignIn + SignOut | ${js('ours', 'forms')} | ${js('authjs', 'forms')} |`);
-	lines.push(`| … plus the client signOut() | ${js('ours', 'formsAndClient')} | ${js('authjs', 'formsAndClient')} |`);
-	const forms = (/** @type {string} */ app) => r.clientJs[app]?.pages.forms.forms.map((a) => `POST ${a}`).join(', ') || 'none';
-	lines.push(`| server-rendered forms on the components page (work without JS) | ${forms('ours')} | ${forms('authjs')} |`);
-	lines.push(`| create-auth --yes --no-install (median of ${r.cli.runsMs.length}) | ${fixed(r.cli.medianMs)} ms | — |`);
-	lines.push(`| no-op regenerate | ${r.regenerate} | — |`);
-	lines.push(`| database-strategy rows | ${r.databaseStrategy} | — |`);
+	lines.push(checkRow('client JS gzip added by SignIn + SignOut', (id) => js(id, 'forms')));
+	lines.push(checkRow('… plus the client signOut()', (id) => js(id, 'formsAndClient')));
+	lines.push(
+		checkRow('server-rendered forms on the components page (work without JS)', (id) =>
+			r.clientJs[id]?.pages.forms.forms.map((a) => `POST ${a}`).join(', ') || 'none'
+		)
+	);
+	const cliRuns = Object.values(r.cli)[0]?.runsMs.length ?? 0;
+	lines.push(
+		checkRow(`create-auth --yes --no-install (median of ${cliRuns})`, (id) => {
+			const c = r.cli[id.split('/')[0] ?? ''];
+			return id.endsWith('/ours') && c ? `${fixed(c.medianMs)} ms` : '—';
+		})
+	);
+	lines.push(checkRow('no-op regenerate', (id) => (id.endsWith('/ours') ? r.regenerate : '—')));
+	lines.push(checkRow('database-strategy rows', (id) => (id.endsWith('/ours') ? r.databaseStrategy : '—')));
 	lines.push('');
 
 	lines.push('## Targets (ours)', '', '| target | measured | |', '|---|---|---|');
@@ -124,44 +152,72 @@ export function markdown(r) {
 }
 
 /**
- * The README's targets, measured and judged.
+ * Kit 3's floor against Kit 2's, when both ran: what the major (and its Node) costs or saves
+ * before any auth. Null with fewer than two kits.
+ * @param {Results} r
+ * @returns {string | null}
+ */
+function crossKit(r) {
+	/** @param {number} kit @param {string} page */
+	const floor = (kit, page) => r.rows.find((x) => x.kit === kit && x.app === 'floor' && x.page === page);
+	const pages = /** @type {const} */ (['public', 'protected']).flatMap((page) => {
+		const two = floor(2, page);
+		const three = floor(3, page);
+		return two && three ? [`/${page} ${fixed(three.median.rps / two.median.rps, 3)}`] : [];
+	});
+	if (pages.length === 0) return null;
+	return `Kit 3 floor req/s ÷ Kit 2 floor req/s: ${pages.join(', ')} (each served by its own Node: ${Object.values(r.machine.node).join(' vs ')}).`;
+}
+
+/**
+ * The README's targets for ours, per kit, measured and judged.
  * @param {Results} r
  */
 export function targets(r) {
-	/** @param {string} app @param {string} page */
-	const row = (app, page) => r.rows.find((x) => x.app === app && x.page === page);
-	const prot = row('ours', 'protected');
-	const pub = row('ours', 'public');
-	const cookies = r.setCookies.ours;
-	const js = r.clientJs.ours;
+	return Object.keys(r.cli).flatMap((kit) => kitTargets(r, Number(kit.slice(3)), `${kitLabel(kit)}: `));
+}
+
+/**
+ * @param {Results} r
+ * @param {number} kit
+ * @param {string} prefix
+ */
+function kitTargets(r, kit, prefix) {
+	/** @param {string} page */
+	const row = (page) => r.rows.find((x) => x.kit === kit && x.app === 'ours' && x.page === page);
+	const prot = row('protected');
+	const pub = row('public');
+	const cookies = r.setCookies[`kit${kit}/ours`];
+	const js = r.clientJs[`kit${kit}/ours`];
+	const cli = r.cli[`kit${kit}`];
 	const formsOk = Boolean(js && js.pages.forms.forms.length >= 2);
 	return [
 		{
-			target: `/protected req/s ≥ ${TARGETS.protectedRatio} × floor`,
+			target: `${prefix}/protected req/s ≥ ${TARGETS.protectedRatio} × floor`,
 			measured: prot ? `${fixed(prot.ratio.rps, 3)} × floor` : 'n/a',
 			verdict: prot ? verdict(prot.ratio.rps >= TARGETS.protectedRatio) : 'n/a'
 		},
 		{
-			target: `/public req/s ≥ ${TARGETS.publicRatio} × floor`,
+			target: `${prefix}/public req/s ≥ ${TARGETS.publicRatio} × floor`,
 			measured: pub ? `${fixed(pub.ratio.rps, 3)} × floor` : 'n/a',
 			verdict: pub ? verdict(pub.ratio.rps >= TARGETS.publicRatio) : 'n/a'
 		},
 		{
-			target: 'no Set-Cookie on authenticated responses unless due',
+			target: `${prefix}no Set-Cookie on authenticated responses unless due`,
 			measured: cookies ? `${cookies.setCookieHeaders} in ${cookies.requests}` : 'n/a',
 			verdict: cookies ? verdict(cookies.setCookieHeaders === 0) : 'n/a'
 		},
 		{
-			target: `components + client ≤ ${TARGETS.clientBytes} B gzip, forms work without JS`,
+			target: `${prefix}components + client ≤ ${TARGETS.clientBytes} B gzip, forms work without JS`,
 			measured: js ? `${js.formsAndClient} B; ${formsOk ? 'plain POST forms' : 'no server-rendered forms'}` : 'n/a',
 			verdict: js ? verdict(js.formsAndClient <= TARGETS.clientBytes && formsOk) : 'n/a'
 		},
 		{
-			target: `create-auth --yes --no-install ≤ ${TARGETS.cliMs} ms`,
-			measured: `${fixed(r.cli.medianMs)} ms`,
-			verdict: verdict(r.cli.medianMs <= TARGETS.cliMs)
+			target: `${prefix}create-auth --yes --no-install ≤ ${TARGETS.cliMs} ms`,
+			measured: cli ? `${fixed(cli.medianMs)} ms` : 'n/a',
+			verdict: cli ? verdict(cli.medianMs <= TARGETS.cliMs) : 'n/a'
 		},
-		{ target: `no-op regenerate ≤ ${TARGETS.regenerateMs} ms`, measured: r.regenerate, verdict: 'n/a' }
+		{ target: `${prefix}no-op regenerate ≤ ${TARGETS.regenerateMs} ms`, measured: r.regenerate, verdict: 'n/a' }
 	];
 }
 

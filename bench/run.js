@@ -1,19 +1,20 @@
 // @ts-check
 /**
- * `npm run bench` — floor vs ours vs Auth.js, side by side. See bench/README.md.
+ * `npm run bench` — floor vs ours vs Auth.js, side by side, on SvelteKit 2 and 3. See bench/README.md.
  *
- *   node bench/run.js [--quick] [--keep] [--profile <app>:<page>]…
+ *   node bench/run.js [--quick] [--keep] [--kit 2|3]… [--profile kit<major>/<app>:<page>]…
  *
  * --quick    1 repetition, 1 s warm-up, 3 s measured (for iterating; not for conclusions)
- * --keep     build the apps in <tmpdir>/create-auth-e2e-bench-<app> and leave them there;
- *            the next --keep run reuses their node_modules
- * --profile  after the rows, a CPU profile of that row (e.g. `ours:protected`), top self time
+ * --keep     build the apps in <tmpdir>/create-auth-e2e-bench-kit<major>-<app> and leave them
+ *            there; the next --keep run reuses their node_modules
+ * --kit      only these SvelteKit majors (default: 2 and 3)
+ * --profile  after the rows, a CPU profile of that row (e.g. `kit3/ours:protected`), top self time
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { repoRoot, run } from '../e2e/harness/app.js';
-import { APP_NAMES, prepareApp, timeCli, WITHOUT_AUTH } from './apps.js';
+import { appId, KIT_MAJORS, KITS, prepareApp, timeCli, WITHOUT_AUTH } from './apps.js';
 import { load } from './load.js';
 import { profile } from './profile.js';
 import { markdown, median, save } from './report.js';
@@ -31,18 +32,23 @@ const { values: flags } = parseArgs({
 	options: {
 		quick: { type: 'boolean', default: false },
 		keep: { type: 'boolean', default: false },
+		kit: { type: 'string', multiple: true, default: KIT_MAJORS.map(String) },
 		profile: { type: 'string', multiple: true, default: [] }
 	}
 });
+const kits = KIT_MAJORS.filter((major) => flags.kit?.includes(String(major)));
+if (kits.length === 0) throw new Error(`--kit ${flags.kit?.join(' ')}: expected ${KIT_MAJORS.join(' or ')}`);
+/** The apps of the chosen majors, Kit 2's first, in KITS order. */
+const plan = kits.flatMap((kit) => KITS[kit].apps.map((name) => ({ kit, name, id: appId(kit, name) })));
 const timing = flags.quick ? { warmup: 1, duration: 3, repetitions: 1 } : { warmup: 3, duration: 10, repetitions: 3 };
 /** Seconds of load on each row of a fresh server before any measurement (JIT warm-up), discarded. */
 const SERVER_WARMUP = flags.quick ? 2 : 5;
 const profiles = (flags.profile ?? []).map((spec) => {
 	const [app, page] = spec.split(':');
-	if (!APP_NAMES.includes(/** @type {any} */ (app)) || !PAGES.includes(/** @type {any} */ (page))) {
-		throw new Error(`--profile ${spec}: expected <${APP_NAMES.join('|')}>:<${PAGES.join('|')}>`);
+	if (!plan.some((p) => p.id === app) || !PAGES.includes(/** @type {any} */ (page))) {
+		throw new Error(`--profile ${spec}: expected <${plan.map((p) => p.id).join('|')}>:<${PAGES.join('|')}>`);
 	}
-	return { app: /** @type {import('./apps.js').AppName} */ (app), page: /** @type {typeof PAGES[number]} */ (page) };
+	return { app: /** @type {string} */ (app), page: /** @type {typeof PAGES[number]} */ (page) };
 });
 
 /** @param {string} line */
@@ -57,15 +63,20 @@ log('building the CLI (npm run build)');
 const cliBuild = await run('npm', ['run', 'build'], { cwd: repoRoot, timeout: 300_000 });
 if (cliBuild.exitCode !== 0) throw new Error(`npm run build failed:\n${cliBuild.stdout}\n${cliBuild.stderr}`);
 
-log(`timing create-auth --yes --no-install (${CLI_RUNS} runs)`);
-const cliRuns = await timeCli(CLI_RUNS);
+/** @type {import('./report.js').Results['cli']} */
+const cli = {};
+for (const kit of kits) {
+	log(`timing create-auth --yes --no-install on the Kit ${kit} fixture (${CLI_RUNS} runs)`);
+	const runsMs = await timeCli(kit, CLI_RUNS);
+	cli[`kit${kit}`] = { runsMs, medianMs: median(runsMs) };
+}
 
 /** @type {import('./apps.js').App[]} */
 const apps = [];
 /** @type {import('./server.js').NodeServer[]} */
 const servers = [];
 try {
-	for (const name of APP_NAMES) apps.push(await prepareApp(name, { keep: flags.keep, log }));
+	for (const { kit, name } of plan) apps.push(await prepareApp(kit, name, { keep: flags.keep, log }));
 	for (const app of apps) servers.push(await startServer(app, { core: pin?.server }));
 	const pinning = pin
 		? `server on core ${pin.server} (taskset; Cpus_allowed_list ${servers.map((s) => s.cpus).join('/')}), load generator on core ${pin.load}`
@@ -83,23 +94,23 @@ try {
 	for (const [i, app] of apps.entries()) {
 		const { url } = /** @type {import('./server.js').NodeServer} */ (servers[i]);
 		const guarded = !WITHOUT_AUTH.has(app.name);
-		const session = guarded ? await signIn(app.name, url) : { cookie: '', steps: ['none (no auth)'] };
-		cookies[app.name] = session.cookie;
-		checks[app.name] = { signIn: session.steps, protected: await checkProtected(url, '/protected', session.cookie, { guarded }) };
+		const session = guarded ? await signIn(app.name, url, KITS[app.kit].selfOrigin(url)) : { cookie: '', steps: ['none (no auth)'] };
+		cookies[app.id] = session.cookie;
+		checks[app.id] = { signIn: session.steps, protected: await checkProtected(url, '/protected', session.cookie, { guarded }) };
 		if (!guarded) continue;
-		setCookies[app.name] = await countSetCookies(url, '/protected', session.cookie, SET_COOKIE_REQUESTS);
-		clientJs[app.name] = await componentBytes(url);
-		log(`${app.name}: signed in; /protected ${JSON.stringify(checks[app.name]?.protected)}`);
+		setCookies[app.id] = await countSetCookies(url, '/protected', session.cookie, SET_COOKIE_REQUESTS);
+		clientJs[app.id] = await componentBytes(url);
+		log(`${app.id}: signed in; /protected ${JSON.stringify(checks[app.id]?.protected)}`);
 	}
 
 	/**
 	 * Public pages are loaded as an anonymous visitor, protected ones with the session cookie.
-	 * @param {string} name
+	 * @param {string} id  `kit<major>/<app>`
 	 * @param {typeof PAGES[number]} page
 	 * @returns {Record<string, string>}
 	 */
-	const headersFor = (name, page) => {
-		const cookie = cookies[name];
+	const headersFor = (id, page) => {
+		const cookie = cookies[id];
 		return page === 'protected' && cookie ? { cookie } : {};
 	};
 	/**
@@ -109,7 +120,7 @@ try {
 	 */
 	const loadRow = (i, page, seconds) => {
 		const server = /** @type {import('./server.js').NodeServer} */ (servers[i]);
-		const headers = headersFor(/** @type {import('./apps.js').App} */ (apps[i]).name, page);
+		const headers = headersFor(/** @type {import('./apps.js').App} */ (apps[i]).id, page);
 		return load({ url: `${server.url}/${page}`, headers, connections: CONNECTIONS, ...seconds, pid: server.pid }, pin?.load);
 	};
 
@@ -124,10 +135,10 @@ try {
 				const server = /** @type {import('./server.js').NodeServer} */ (servers[i]);
 				const result = await loadRow(i, page, { warmup: timing.warmup, duration: timing.duration });
 				if (result.errors > 0 || Object.keys(result.statusCodes).some((code) => code !== '200')) {
-					throw new Error(`${app.name} /${page}: unexpected answers ${JSON.stringify(result)}\n${server.output()}`);
+					throw new Error(`${app.id} /${page}: unexpected answers ${JSON.stringify(result)}\n${server.output()}`);
 				}
-				log(`rep ${rep} ${app.name} /${page}: ${result.rps.toFixed(0)} req/s, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req`);
-				const key = `${app.name} ${page}`;
+				log(`rep ${rep} ${app.id} /${page}: ${result.rps.toFixed(0)} req/s, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req`);
+				const key = `${app.id} ${page}`;
 				runs.set(key, [...(runs.get(key) ?? []), result]);
 			}
 		}
@@ -137,15 +148,16 @@ try {
 	const rows = [];
 	for (const app of apps) {
 		for (const page of PAGES) {
-			const list = /** @type {import('./load.js').LoadResult[]} */ (runs.get(`${app.name} ${page}`));
+			const list = /** @type {import('./load.js').LoadResult[]} */ (runs.get(`${app.id} ${page}`));
 			const m = {
 				rps: median(list.map((x) => x.rps)),
 				p50: median(list.map((x) => x.p50)),
 				p99: median(list.map((x) => x.p99)),
 				cpuUsPerRequest: median(list.map((x) => x.cpuUsPerRequest))
 			};
-			const floor = rows.find((x) => x.app === 'floor' && x.page === page)?.median ?? m;
+			const floor = rows.find((x) => x.kit === app.kit && x.app === 'floor' && x.page === page)?.median ?? m;
 			rows.push({
+				kit: app.kit,
 				app: app.name,
 				page,
 				runs: list,
@@ -161,7 +173,7 @@ try {
 	/** @type {import('./report.js').Results['profiles']} */
 	const profileResults = [];
 	for (const { app: name, page } of profiles) {
-		const app = /** @type {import('./apps.js').App} */ (apps.find((a) => a.name === name));
+		const app = /** @type {import('./apps.js').App} */ (apps.find((a) => a.id === name));
 		log(`profiling ${name} /${page}`);
 		const summary = await profile(app, `/${page}`, headersFor(name, page), { cores: pin, connections: CONNECTIONS, warmup: timing.warmup, duration: timing.duration, top: PROFILE_TOP });
 		profileResults.push({ app: name, page, summary });
@@ -170,14 +182,15 @@ try {
 	/** @type {import('./report.js').Results} */
 	const results = {
 		date,
-		machine: { nproc: os.availableParallelism(), cpu: cpuModel, node: process.version, pinning },
+		machine: { nproc: os.availableParallelism(), cpu: cpuModel, node: Object.fromEntries(apps.map((a) => [`kit${a.kit}`, a.nodeVersion])), pinning },
 		options: { connections: CONNECTIONS, ...timing, quick: flags.quick ?? false },
-		versions: Object.fromEntries(apps.map((a) => [a.name, a.versions])),
+		versions: Object.fromEntries(apps.map((a) => [a.id, a.versions])),
+		unsupported: Object.fromEntries(kits.flatMap((kit) => Object.entries(KITS[kit].unsupported).map(([name, why]) => [appId(kit, /** @type {import('./apps.js').AppName} */ (name)), why]))),
 		checks,
 		rows,
 		setCookies,
 		clientJs,
-		cli: { runsMs: cliRuns, medianMs: median(cliRuns) },
+		cli,
 		regenerate: 'n/a (not implemented)',
 		databaseStrategy: 'n/a (the CLI offers only jwt)',
 		profiles: profileResults

@@ -35,12 +35,12 @@ export function pinned(core, args) {
  */
 
 /**
- * Serves `app` with `node build`, pinned to `core` when given.
+ * Serves `app` with `node build` (its kit's Node), pinned to `core` when given.
  * @param {import('./apps.js').App} app
  * @param {{ core?: string, nodeArgs?: string[] }} [options]
  * @returns {Promise<NodeServer>}
  */
 export async function startServer(app, { core, nodeArgs = [] } = {}) {
-	const server = await start(app.dir, { mode: 'node', env: app.env, nodeArgs, cpu: core, timeout: 30_000 });
+	const server = await start(app.dir, { mode: 'node', env: app.env, nodeArgs, cpu: core, timeout: 30_000, node: app.node });
 	return { ...server, cpus: status(server.pid, 'Cpus_allowed_list') };
 }

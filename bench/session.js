@@ -7,18 +7,18 @@ import { DEMO } from './apps.js';
 
 /**
  * A request as a no-JS browser sends it: `Accept: text/html`, redirects not followed, and
- * for a form POST `Origin` (SvelteKit's CSRF check) and a urlencoded body.
+ * for a form POST `Origin` (SvelteKit's CSRF check; default the URL's) and a urlencoded body.
  * @param {string} url
- * @param {{ cookie?: string, form?: Record<string, string> }} [options]
+ * @param {{ cookie?: string, form?: Record<string, string>, origin?: string }} [options]
  */
-async function request(url, { cookie, form } = {}) {
+async function request(url, { cookie, form, origin } = {}) {
 	/** @type {Record<string, string>} */
 	const headers = { accept: 'text/html' };
 	if (cookie) headers.cookie = cookie;
 	/** @type {RequestInit} */
 	const init = { headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) };
 	if (form) {
-		headers.origin = new URL(url).origin;
+		headers.origin = origin ?? new URL(url).origin;
 		headers['content-type'] = 'application/x-www-form-urlencoded';
 		init.method = 'POST';
 		init.body = new URLSearchParams(form).toString();
@@ -56,14 +56,17 @@ function expectStatus(what, response, status) {
  *   /auth/callback/credentials.
  * @param {import('./apps.js').AppName} name
  * @param {string} url
+ * @param {string} [origin]  the origin the app sees itself at, for the `Origin` header of form
+ *   POSTs (default: the URL's)
  * @returns {Promise<{ cookie: string, steps: string[] }>}
  */
-export async function signIn(name, url) {
+export async function signIn(name, url, origin) {
 	if (name === 'ours') {
-		const signup = await request(`${url}/signup`, { form: { email: DEMO.email, password: DEMO.password } });
+		const signup = await request(`${url}/signup`, { form: { email: DEMO.email, password: DEMO.password }, origin });
 		expectStatus('POST /signup', signup, 303);
 		const signin = await request(`${url}/signin`, {
-			form: { providerId: 'credentials', email: DEMO.email, password: DEMO.password, redirectTo: '/protected' }
+			form: { providerId: 'credentials', email: DEMO.email, password: DEMO.password, redirectTo: '/protected' },
+			origin
 		});
 		expectStatus('POST /signin', signin, 303);
 		return {
@@ -82,7 +85,7 @@ export async function signIn(name, url) {
 			form.csrfToken = JSON.parse(csrf.body).csrfToken;
 			csrfCookie = cookiePairs(csrf.setCookies).join('; ');
 		}
-		const callback = await request(`${url}/auth/callback/credentials`, { cookie: csrfCookie, form });
+		const callback = await request(`${url}/auth/callback/credentials`, { cookie: csrfCookie, form, origin });
 		expectStatus('POST /auth/callback/credentials', callback, 302);
 		const session = cookiePairs(callback.setCookies).filter((pair) => pair.startsWith('authjs.session-token'));
 		if (session.length === 0) throw new Error(`Auth.js set no session cookie: ${callback.setCookies.join(' | ')}`);
