@@ -2,8 +2,8 @@
 /**
  * Client JavaScript a page loads, gzipped. SvelteKit names every JS file a page needs up
  * front: in the `Link` response header (`rel="modulepreload"`: the entry, app and route
- * chunks and the chunks they import; older versions put `<link rel="modulepreload">` in the
- * HTML instead) and in the inline start script's `import("…")`s. Each
+ * chunks and the chunks they import; other versions put `<link rel="modulepreload" href>` in
+ * the HTML instead, SvelteKit 3 with `href` first) and in the inline start script's `import("…")`s. Each
  * file is fetched from the running server and gzipped on its own at level 9 (as adapter-node
  * precompresses them); the page's figure is the sum.
  */
@@ -21,7 +21,10 @@ export async function pageJs(url, page) {
 	const base = new URL(page, url);
 	const found = new Set();
 	for (const match of (response.headers.get('link') ?? '').matchAll(/<([^>]+)>;\s*rel="modulepreload"/g)) found.add(match[1]);
-	for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) found.add(match[1]);
+	for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
+		const href = /href="([^"]+)"/.exec(tag)?.[1];
+		if (href && tag.includes('rel="modulepreload"')) found.add(href);
+	}
 	for (const match of html.matchAll(/import\("([^"]+)"\)/g)) found.add(match[1]);
 	if (found.size === 0) throw new Error(`${page}: no JS found in its HTML`);
 	/** @type {Record<string, number>} */
