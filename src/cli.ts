@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { loadToolPackage } from './assets.js';
+import { devIdp, parsePort, parseRedirectUri } from './commands/dev-idp.js';
 import { init } from './commands/init.js';
 import { CliError } from './errors.js';
 
@@ -27,6 +28,16 @@ export async function main(argv: string[]): Promise<number> {
 		.exitOverride()
 		.action(async (options) => {
 			exitCode = await init(options);
+		});
+	program
+		.command('dev-idp')
+		.description('Run a local OpenID provider for development and tests, on 127.0.0.1.')
+		.option('--port <port>', 'port to listen on; 0 picks a free one (default 9400)', parsePort)
+		.option('--client-id <id>', 'client id (default create-auth-dev)')
+		.option('--client-secret <secret>', 'client secret (default: a fixed development secret)')
+		.option('--redirect-uri <uri...>', "the client's redirect URIs (default: /auth/callback/idp on ports 5173 and 4173)", parseRedirectUri)
+		.action(async (options) => {
+			exitCode = await devIdp(options);
 		});
 	let exitCode = 0;
 	try {

@@ -10,7 +10,8 @@ export type CliErrorCode =
 	| 'E_INVALID_PROTECT'
 	| 'E_CANCELLED'
 	| 'E_WRITE_FAILED'
-	| 'E_INSTALL_FAILED';
+	| 'E_INSTALL_FAILED'
+	| 'E_PORT_IN_USE';
 
 /**
  * A failure caused by the user's input or project, as opposed to a bug. The top-level handler
