@@ -80,7 +80,11 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 	it("declares the runtime's dependencies at create-auth's tested ranges", () => {
 		const plan = planInit({ ...base, project: fixture });
 		const pkg = JSON.parse(plan.operations.find((op) => op.path === 'package.json')!.content);
-		expect(pkg.dependencies).toEqual({ 'better-sqlite3': base.tool.devDependencies['better-sqlite3'], jose: base.tool.devDependencies.jose });
+		expect(pkg.dependencies).toEqual({
+			'better-sqlite3': base.tool.devDependencies['better-sqlite3'],
+			jose: base.tool.devDependencies.jose,
+			oauth4webapi: base.tool.devDependencies.oauth4webapi
+		});
 		expect(pkg.devDependencies['@types/better-sqlite3']).toBe(base.tool.devDependencies['@types/better-sqlite3']);
 	});
 

@@ -42,7 +42,7 @@ export interface Plan {
 
 /** Runtime npm packages, by when they are needed; ranges come from create-auth's package.json. */
 const RUNTIME_PACKAGES = {
-	dependencies: { always: ['jose'], sqlite: ['better-sqlite3'] },
+	dependencies: { always: ['jose', 'oauth4webapi'], sqlite: ['better-sqlite3'] },
 	devDependencies: { always: [], sqlite: ['@types/better-sqlite3'] }
 } as const;
 

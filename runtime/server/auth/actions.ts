@@ -1,9 +1,11 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { redirect, type Action, type RequestEvent } from '@sveltejs/kit';
 import type { Account, ResolvedConfig } from './config.js';
-import { AccessDenied, CallbackRouteError, CredentialsSignin, InvalidProvider, type ErrorType } from './errors.js';
-import { safeRedirectTarget } from './redirects.js';
-import { endSession, startSession } from './session.js';
+import { CallbackRouteError, CredentialsSignin, InvalidProvider, OAuthSignInError, UntrustedHost } from './errors.js';
+import { authorizationUrl } from './oauth/authorize.js';
+import { isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
+import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
+import { endSession } from './session.js';
 
 /** Resolves the config for a request (object form: once; function form: per request). */
 export type GetConfig = (event: RequestEvent) => Promise<ResolvedConfig>;
@@ -22,58 +24,42 @@ async function readForm(request: Request): Promise<FormData> {
 const formText = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
- * Where to go next: the `redirect` callback's choice, or the validated target (default `/`).
- * The app's origin is `url`'s (AUTH_URL) when configured, else the request's.
+ * Credentials sign-in: `authorize()`, then {@link completeSignIn}. Returns where to go (a
+ * callback-chosen URL, or undefined for the default).
+ * @throws {CredentialsSignin} `authorize()` returned null or threw it.
+ * @throws {AccessDenied} refused by the `signIn` / `jwt` callback.
  */
-async function redirectTarget(event: RequestEvent, config: ResolvedConfig, url: string | undefined): Promise<string> {
-	const baseUrl = config.origin ?? event.url.origin;
-	const { redirect: callback } = config.callbacks;
-	if (callback) return callback({ url: url ?? '/', baseUrl });
-	return safeRedirectTarget(url, baseUrl, config.trustHost);
+async function credentialsSignIn(event: RequestEvent, config: ResolvedConfig, provider: CredentialsConfig, form: FormData) {
+	const credentials: Record<string, string> = {};
+	for (const [name, value] of form) if (!CONTROL_FIELDS.has(name) && typeof value === 'string') credentials[name] = value;
+	const user = await provider.authorize(credentials, event.request);
+	if (!user) throw new CredentialsSignin('authorize() returned null.', { provider: provider.id });
+	const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.id ?? '' };
+	return completeSignIn(event, config, user, account, { credentials });
 }
 
 /**
- * Runs the provider's `authorize()`, the `signIn` callback and starts the session. Returns
- * where to go on success (a callback-chosen URL, or undefined for the default), or the error
- * to show. Every failure is logged in full here; only its type and code leave the server.
+ * OAuth sign-in start: the authorization request URL (the flow cookie is set).
+ * @throws {UntrustedHost} no trusted origin for the redirect URI.
+ * @throws {OAuthSignInError} discovery failed or the provider is misconfigured.
  */
-async function attemptSignIn(
-	event: RequestEvent,
-	config: ResolvedConfig,
-	form: FormData,
-	providerId: string | undefined
-): Promise<{ ok: true; next?: string } | { ok: false; error: ErrorType; code?: string }> {
-	const provider = config.providers.find((candidate) => candidate.id === providerId);
-	if (!provider) {
-		config.logger.error(new InvalidProvider(`Sign-in with unknown provider "${providerId ?? ''}".`));
-		return { ok: false, error: 'InvalidProvider' };
-	}
-	const credentials: Record<string, string> = {};
-	for (const [name, value] of form) if (!CONTROL_FIELDS.has(name) && typeof value === 'string') credentials[name] = value;
+async function oauthSignIn(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, callbackUrl: string | undefined) {
 	try {
-		const user = await provider.authorize(credentials, event.request);
-		if (!user) throw new CredentialsSignin('authorize() returned null.', { provider: provider.id });
-		const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.id ?? '' };
-		const allowed = (await config.callbacks.signIn?.({ user, account, credentials })) ?? true;
-		if (allowed === false) throw new AccessDenied('The signIn callback refused the sign-in.', { provider: provider.id });
-		if (!(await startSession(event, config, user, account))) throw new AccessDenied('The jwt callback returned null.');
-		return { ok: true, next: typeof allowed === 'string' ? allowed : undefined };
+		return await authorizationUrl(event, config, provider, callbackUrl && (await redirectTarget(event, config, callbackUrl)));
 	} catch (err) {
-		if (err instanceof CredentialsSignin || err instanceof AccessDenied) {
-			config.logger.error(err);
-			return { ok: false, error: err.type, code: err instanceof CredentialsSignin ? err.code : undefined };
-		}
-		config.logger.error(new CallbackRouteError('Sign-in failed.', { provider: provider.id, err: err as Error }));
-		return { ok: false, error: 'CallbackRouteError' };
+		if (err instanceof UntrustedHost) throw err;
+		throw new OAuthSignInError(`Starting the ${provider.id} sign-in failed.`, { provider: provider.id, err: err as Error });
 	}
 }
 
 /**
  * The `signIn` form action. Form fields: `providerId` (optional with one provider),
  * `redirectTo` (or `callbackUrl`, or `?callbackUrl=` on the page), and the credentials.
- * Always ends in a 303: to the validated target on success, else to the sign-in page with
- * `?error=<ErrorType>` (plus `code` for CredentialsSignin, and the `callbackUrl`).
- * @see spec/interface.md "Errors" (CredentialsSignin)
+ * Always ends in a 303: for an OAuth provider to its authorization endpoint; for credentials to
+ * the validated target; on failure to the sign-in page with `?error=<ErrorType>` (plus `code`
+ * for CredentialsSignin, and the `callbackUrl`). Every failure is logged in full; only its type
+ * and code leave the server.
+ * @see spec/interface.md "Errors" (CredentialsSignin), "Authentication" rule 6
  */
 export function signInAction(getConfig: GetConfig): Action {
 	return async (event) => {
@@ -82,14 +68,23 @@ export function signInAction(getConfig: GetConfig): Action {
 		const callbackUrl =
 			formText(form.get('redirectTo')) ?? formText(form.get('callbackUrl')) ?? formText(event.url.searchParams.get('callbackUrl'));
 		const only = config.providers.length === 1 ? config.providers[0]?.id : undefined;
-		const result = await attemptSignIn(event, config, form, formText(form.get('providerId')) ?? only);
-		if (result.ok) redirect(303, await redirectTarget(event, config, result.next ?? callbackUrl));
-
-		const query = new URLSearchParams({ error: result.error });
-		if (result.code) query.set('code', result.code);
-		const safeCallback = safeRedirectTarget(callbackUrl, event.url.origin, false);
-		if (callbackUrl && safeCallback !== '/') query.set('callbackUrl', safeCallback);
-		redirect(303, `${config.pages.signIn}?${query}`);
+		const providerId = formText(form.get('providerId')) ?? only;
+		const provider = config.providers.find((candidate) => candidate.id === providerId);
+		let next: string | undefined;
+		try {
+			if (!provider) throw new InvalidProvider(`Sign-in with unknown provider "${providerId ?? ''}".`);
+			next = isOAuthProvider(provider)
+				? await oauthSignIn(event, config, provider, callbackUrl)
+				: await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form)) ?? callbackUrl);
+		} catch (err) {
+			const known = errorType(err, 'CallbackRouteError');
+			config.logger.error(
+				known === 'CallbackRouteError' ? new CallbackRouteError('Sign-in failed.', { provider: providerId, err: err as Error }) : (err as Error)
+			);
+			const code = err instanceof CredentialsSignin ? err.code : undefined;
+			redirect(303, signInErrorUrl(event, config, known, { code, callbackUrl }));
+		}
+		redirect(303, next);
 	};
 }
 

@@ -2,7 +2,7 @@
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
 import { InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
-import type { CredentialsConfig, Provider, ProviderType } from './providers/types.js';
+import type { AccountTokens, Profile, Provider, ProviderConfig, ProviderType } from './providers/types.js';
 
 /**
  * The decrypted session cookie. `sub` is the user id; `iat` / `exp` are epoch seconds.
@@ -18,11 +18,18 @@ export interface JWT extends Record<string, unknown> {
 	jti?: string;
 }
 
-/** The account a sign-in came through (for `credentials`, `providerAccountId` is the user id). */
-export interface Account {
+/**
+ * The account a sign-in came through. For `credentials`, `providerAccountId` is the user id;
+ * for `oauth` / `oidc`, the profile's id, and the fields the provider's `account()` kept from
+ * the token set (`access_token`, `refresh_token`, `id_token`, `scope`, `token_type` lowercased,
+ * `expires_at` in epoch seconds, …).
+ * @see spec/interface.md "Account"
+ */
+export interface Account extends AccountTokens {
 	type: ProviderType;
 	provider: string;
 	providerAccountId: string;
+	userId?: string;
 }
 
 /**
@@ -35,9 +42,14 @@ export interface Account {
  * - `redirect`: picks the URL after sign-in/out; its result is used as is.
  */
 export interface Callbacks {
-	jwt?(params: { token: JWT; user?: User; account?: Account; trigger?: 'signIn' }): Awaitable<JWT | null>;
+	jwt?(params: { token: JWT; user?: User; account?: Account; profile?: Profile; trigger?: 'signIn' }): Awaitable<JWT | null>;
 	session?(params: { session: Session; token?: JWT; user?: AdapterUser }): Awaitable<Session>;
-	signIn?(params: { user: User; account: Account; credentials?: Record<string, string> }): Awaitable<boolean | string>;
+	signIn?(params: {
+		user: User;
+		account: Account;
+		profile?: Profile;
+		credentials?: Record<string, string>;
+	}): Awaitable<boolean | string>;
 	redirect?(params: { url: string; baseUrl: string }): Awaitable<string>;
 }
 
@@ -74,6 +86,11 @@ export interface SvelteKitAuthConfig {
 		updateAge?: number;
 	};
 	pages?: { signIn?: string; signOut?: string };
+	/**
+	 * Where the runtime answers its own routes (OAuth callbacks: `<basePath>/callback/<id>`).
+	 * Default `/auth`.
+	 */
+	basePath?: string;
 	callbacks?: Callbacks;
 	logger?: Partial<Logger>;
 	/** Default: whether the request is https. Secure cookies get the `__Secure-` prefix. */
@@ -82,7 +99,7 @@ export interface SvelteKitAuthConfig {
 
 /** The config with defaults applied and checked. */
 export interface ResolvedConfig {
-	providers: CredentialsConfig[];
+	providers: ProviderConfig[];
 	adapter?: Adapter;
 	secrets: string[];
 	trustHost: boolean;
@@ -92,6 +109,8 @@ export interface ResolvedConfig {
 	maxAge: number;
 	updateAge: number;
 	pages: { signIn: string; signOut: string };
+	/** Without a trailing slash. */
+	basePath: string;
 	callbacks: Callbacks;
 	logger: Logger;
 	useSecureCookies?: boolean;
@@ -133,6 +152,7 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 		maxAge: config.session?.maxAge ?? 30 * DAY,
 		updateAge: config.session?.updateAge ?? DAY,
 		pages: { signIn: config.pages?.signIn ?? '/signin', signOut: config.pages?.signOut ?? '/signout' },
+		basePath: (config.basePath ?? '/auth').replace(/\/+$/, ''),
 		callbacks: config.callbacks ?? {},
 		logger: { error: (error) => console.error(error), ...config.logger },
 		useSecureCookies: config.useSecureCookies

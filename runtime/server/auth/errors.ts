@@ -7,11 +7,16 @@ export type ErrorType =
 	| 'AccessDenied'
 	| 'CallbackRouteError'
 	| 'CredentialsSignin'
+	| 'InvalidCheck'
 	| 'InvalidProvider'
 	| 'InvalidUrl'
 	| 'JWTSessionError'
 	| 'MissingAdapter'
-	| 'MissingSecret';
+	| 'MissingSecret'
+	| 'OAuthAccountNotLinked'
+	| 'OAuthCallbackError'
+	| 'OAuthSignInError'
+	| 'UntrustedHost';
 
 /** Extra context for the server log; `err` is the underlying error, when there is one. */
 export type AuthErrorCause = Record<string, unknown> & { err?: Error };
@@ -82,4 +87,45 @@ export class AccessDenied extends AuthError {
 /** Reading the session failed in a `jwt` / `session` callback (the cookie itself was valid). */
 export class JWTSessionError extends AuthError {
 	static override readonly type = 'JWTSessionError';
+}
+
+/**
+ * Starting an OAuth sign-in failed: discovery unreachable or invalid, or the provider is
+ * misconfigured (no client id, no authorization endpoint).
+ */
+export class OAuthSignInError extends AuthError {
+	static override readonly type = 'OAuthSignInError';
+}
+
+/**
+ * The provider answered the callback with an error other than `access_denied`, or the code
+ * exchange, the ID token, or the userinfo request failed (RFC 6749 §4.1.2.1, §5.2).
+ */
+export class OAuthCallbackError extends AuthError {
+	static override readonly type = 'OAuthCallbackError';
+}
+
+/**
+ * A callback failed one of our checks: no flow cookie, a flow started for another provider,
+ * `state` or `iss` (RFC 9207) mismatch, or an ID token `nonce` mismatch.
+ */
+export class InvalidCheck extends AuthError {
+	static override readonly type = 'InvalidCheck';
+}
+
+/**
+ * The OAuth account's email belongs to an existing user who signed in another way, and the
+ * provider does not set `allowDangerousEmailAccountLinking`: the accounts are not linked.
+ * @see spec/interface.md "Authentication" rule 9
+ */
+export class OAuthAccountNotLinked extends AuthError {
+	static override readonly type = 'OAuthAccountNotLinked';
+}
+
+/**
+ * An OAuth redirect URI was needed but the request's host is not trusted: set `AUTH_URL`
+ * (the `url` option) or `AUTH_TRUST_HOST=true` (`trustHost`).
+ */
+export class UntrustedHost extends AuthError {
+	static override readonly type = 'UntrustedHost';
 }

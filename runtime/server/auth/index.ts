@@ -13,17 +13,42 @@ export type {
 	Awaitable,
 	VerificationToken
 } from './adapters/types.js';
-export type { CredentialsConfig, Provider, ProviderType } from './providers/types.js';
+export { conformInternal, customFetch, isDate } from './providers/types.js';
+export type {
+	CommonProviderOptions,
+	CredentialsConfig,
+	EndpointConfig,
+	OAuth2Config,
+	OAuthConfig,
+	OAuthEndpointType,
+	OAuthProviderButtonStyles,
+	OAuthUserConfig,
+	OIDCConfig,
+	OIDCUserConfig,
+	Profile,
+	Provider,
+	ProviderConfig,
+	ProviderType,
+	TokenEndpointConfig,
+	TokenSet,
+	UserinfoEndpointConfig
+} from './providers/types.js';
+export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './oauth/refresh.js';
 export {
 	AccessDenied,
 	AuthError,
 	CallbackRouteError,
 	CredentialsSignin,
+	InvalidCheck,
 	InvalidProvider,
 	InvalidUrl,
 	JWTSessionError,
 	MissingAdapter,
-	MissingSecret
+	MissingSecret,
+	OAuthAccountNotLinked,
+	OAuthCallbackError,
+	OAuthSignInError,
+	UntrustedHost
 } from './errors.js';
 export type { AuthErrorCause, ErrorType } from './errors.js';
 export { matchesPathPrefix } from './redirects.js';

@@ -10,12 +10,12 @@ const ALG = 'dir';
  * import on every call. A fresh random 96-bit IV per token.
  */
 const ENC = 'A256GCM';
-const SALT = 'auth.session-token';
-const INFO = `create-auth Generated Encryption Key (${SALT})`;
+/** HKDF salt of the session cookie's key; each other use of the secret has its own. */
+const SESSION_SALT = 'auth.session-token';
 /** Seconds of clock skew tolerated on `exp`. */
 const CLOCK_TOLERANCE = 15;
 
-/** Derived keys by secret: HKDF and the WebCrypto import run once per secret per process. */
+/** Derived keys by salt and secret: HKDF and the WebCrypto import run once per pair per process. */
 const keys = new Map<string, Promise<CryptoKey>>();
 
 /** Decrypted tokens kept per secret; past this many the oldest is dropped. */
@@ -35,29 +35,69 @@ function remember(secret: string, value: string, payload: JWT): void {
 	bySecret.set(value, payload);
 }
 
-/** HKDF-SHA256 of the secret → the 32-byte A256GCM key. @see RFC 5869 */
-function keyFor(secret: string): Promise<CryptoKey> {
-	let key = keys.get(secret);
+/** HKDF-SHA256 of the secret with `salt` → the 32-byte A256GCM key. @see RFC 5869 */
+function keyFor(secret: string, salt: string): Promise<CryptoKey> {
+	const id = `${salt}\0${secret}`;
+	let key = keys.get(id);
 	if (!key) {
-		const raw = new Uint8Array(hkdfSync('sha256', secret, SALT, INFO, 32));
-		keys.set(secret, (key = crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt'])));
+		const raw = new Uint8Array(hkdfSync('sha256', secret, salt, `create-auth Generated Encryption Key (${salt})`, 32));
+		keys.set(id, (key = crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt'])));
 	}
 	return key;
 }
 
 /**
- * Encrypts `token` as a JWE (`dir` + `A256GCM`) with the key derived from `secret`.
- * Sets `iat` = `now`, `exp` = `now + maxAge` and a fresh `jti`; both in epoch seconds.
+ * Encrypts `claims` as a JWE (`dir` + `A256GCM`) with the key derived from `secret` and `salt`.
+ * Sets `iat` = `now`, `exp` = `now + maxAge` and a fresh `jti`; all in epoch seconds.
  * @see RFC 7516, RFC 7519
  */
-export async function encodeToken(token: JWT, secret: string, maxAge: number, now: number): Promise<string> {
-	const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token;
-	return new EncryptJWT(claims)
+export async function seal(claims: Record<string, unknown>, secret: string, salt: string, maxAge: number, now: number): Promise<string> {
+	const { iat: _iat, exp: _exp, jti: _jti, ...rest } = claims;
+	return new EncryptJWT(rest)
 		.setProtectedHeader({ alg: ALG, enc: ENC })
 		.setIssuedAt(now)
 		.setExpirationTime(now + maxAge)
 		.setJti(crypto.randomUUID())
-		.encrypt(await keyFor(secret));
+		.encrypt(await keyFor(secret, salt));
+}
+
+/**
+ * Decrypts a value made by {@link seal} with the same `salt`, trying each secret in order.
+ * Returns the claims, or null (never throws) for anything malformed, tampered, expired or
+ * made with an unknown secret or another salt.
+ */
+export async function unseal<T extends Record<string, unknown>>(value: string, secrets: readonly string[], salt: string): Promise<T | null> {
+	return (await open<T>(value, secrets, salt))?.payload ?? null;
+}
+
+/** {@link unseal}, also telling which secret decrypted it. */
+async function open<T extends Record<string, unknown>>(
+	value: string,
+	secrets: readonly string[],
+	salt: string
+): Promise<{ payload: T; secret: string } | null> {
+	for (const secret of secrets) {
+		try {
+			const { payload } = await jwtDecrypt<T>(value, await keyFor(secret, salt), {
+				clockTolerance: CLOCK_TOLERANCE,
+				keyManagementAlgorithms: [ALG],
+				contentEncryptionAlgorithms: [ENC]
+			});
+			return { payload: payload as T, secret };
+		} catch (err) {
+			// Decrypted fine but expired (or otherwise invalid): another secret will not help.
+			if (err instanceof errors.JWTClaimValidationFailed || err instanceof errors.JWTExpired) return null;
+		}
+	}
+	return null;
+}
+
+/**
+ * Encrypts a session token: {@link seal} with the session cookie's key.
+ * `now` and `maxAge` are in seconds.
+ */
+export function encodeToken(token: JWT, secret: string, maxAge: number, now: number): Promise<string> {
+	return seal(token, secret, SESSION_SALT, maxAge, now);
 }
 
 /**
@@ -76,19 +116,8 @@ export async function decodeToken(value: string, secrets: readonly string[]): Pr
 		}
 		return { ...hit };
 	}
-	for (const secret of secrets) {
-		try {
-			const { payload } = await jwtDecrypt<JWT>(value, await keyFor(secret), {
-				clockTolerance: CLOCK_TOLERANCE,
-				keyManagementAlgorithms: [ALG],
-				contentEncryptionAlgorithms: [ENC]
-			});
-			remember(secret, value, payload);
-			return { ...payload };
-		} catch (err) {
-			// Decrypted fine but expired (or otherwise invalid): another secret will not help.
-			if (err instanceof errors.JWTClaimValidationFailed || err instanceof errors.JWTExpired) return null;
-		}
-	}
-	return null;
+	const opened = await open<JWT>(value, secrets, SESSION_SALT);
+	if (!opened) return null;
+	remember(opened.secret, value, opened.payload);
+	return { ...opened.payload };
 }

@@ -5,6 +5,7 @@ import type { Session } from '../../auth/types.js';
 import { signInAction, signOutAction, type GetConfig } from './actions.js';
 import type { Awaitable } from './adapters/types.js';
 import { resolveConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
+import { callbackProvider, oauthCallback } from './routes.js';
 import { readSession } from './session.js';
 
 /**
@@ -38,7 +39,7 @@ export interface SvelteKitAuthResult {
  *
  * - `handle` gives every request `event.locals.auth()`: the session or null, decoded straight
  *   from the cookie on the first call and memoized for the request (requests that never call
- *   it pay nothing).
+ *   it pay nothing). It also answers OAuth callbacks, `<basePath>/callback/<provider id>`.
  * - `signIn` / `signOut` are form actions for the `/signin` and `/signout` pages.
  *
  * `config` is an object (checked now, unless `app.building`) or a function of the request event
@@ -61,11 +62,20 @@ export function SvelteKitAuth(
 		getConfig = async () => (resolved ??= resolveConfig(config));
 	}
 
-	const handle: Handle = ({ event, resolve }) => {
+	/** An OAuth callback is answered here (a 303); any other path goes on to the app. */
+	const callbackOrResolve: Handle = async ({ event, resolve }) => {
+		const resolved = await getConfig(event);
+		const provider = callbackProvider(event.url, resolved);
+		if (provider) await oauthCallback(event, resolved, provider.id);
+		return resolve(event);
+	};
+
+	const handle: Handle = (input) => {
+		const { event, resolve } = input;
 		let session: Promise<Session | null> | undefined;
 		const locals = event.locals as { auth?: () => Promise<Session | null> };
 		locals.auth = () => (session ??= getConfig(event).then((resolved) => readSession(event, resolved)));
-		return resolve(event);
+		return event.url.pathname.includes('/callback/') ? callbackOrResolve(input) : resolve(event);
 	};
 
 	return { handle, signIn: signInAction(getConfig), signOut: signOutAction(getConfig) };

@@ -3,8 +3,10 @@ import type { Cookies } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter } from './adapters/types.js';
 import type { Account, JWT, ResolvedConfig } from './config.js';
+import { deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
 import { CallbackRouteError, JWTSessionError, MissingAdapter } from './errors.js';
 import { decodeToken, encodeToken } from './jwt.js';
+import type { Profile } from './providers/types.js';
 
 /** The request facts the session code needs: cookies and whether it came over https. */
 export interface SessionContext {
@@ -21,21 +23,25 @@ function sessionCookie({ url }: SessionContext, config: ResolvedConfig) {
 	return { name, options: { path: '/', httpOnly: true, sameSite: 'lax', secure } } as const;
 }
 
+/** Sets the session cookie, split into chunks when a big token does not fit in one. */
 function setCookie(context: SessionContext, config: ResolvedConfig, value: string, maxAge: number): void {
 	const { name, options } = sessionCookie(context, config);
-	context.cookies.set(name, value, { ...options, maxAge });
+	setChunkedCookie(context.cookies, name, value, { ...options, maxAge });
 }
 
-/** Deletes the session cookie and returns the value it had, if any. */
+/** Deletes the session cookie (and its chunks) and returns the value it had, if any. */
 export function deleteSessionCookie(context: SessionContext, config: ResolvedConfig): string | undefined {
 	const { name, options } = sessionCookie(context, config);
-	const value = context.cookies.get(name);
-	if (value !== undefined) context.cookies.delete(name, options);
+	const value = getChunkedCookie(context.cookies, name);
+	deleteChunkedCookie(context.cookies, name, options);
 	return value;
 }
 
-/** An adapter method the flow needs, or MissingAdapter naming it. */
-function need<K extends keyof Adapter>(config: ResolvedConfig, method: K): NonNullable<Adapter[K]> {
+/**
+ * An adapter method the flow needs, bound to the adapter.
+ * @throws {MissingAdapter} no adapter, or it lacks `method` (the message names it).
+ */
+export function need<K extends keyof Adapter>(config: ResolvedConfig, method: K): NonNullable<Adapter[K]> {
 	const fn = config.adapter?.[method];
 	if (!fn) throw new MissingAdapter(`The adapter has no ${method}() method.`);
 	return fn.bind(config.adapter) as NonNullable<Adapter[K]>;
@@ -51,7 +57,7 @@ const toSessionUser = (token: JWT): User => ({ id: token.sub, name: token.name, 
  * @see spec/interface.md "States and transitions" rules 1-2
  */
 export async function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
-	const value = context.cookies.get(sessionCookie(context, config).name);
+	const value = getChunkedCookie(context.cookies, sessionCookie(context, config).name);
 	if (!value) return null;
 	try {
 		const session =
@@ -104,7 +110,8 @@ async function readDatabaseSession(context: SessionContext, config: ResolvedConf
 
 /**
  * Starts a session for a signed-in user: an encrypted JWT cookie (after the `jwt` callback
- * with `trigger: 'signIn'`), or a database session row whose token is the cookie.
+ * with `trigger: 'signIn'`, the account and, for OAuth, the profile), or a database session row
+ * whose token is the cookie.
  * @throws {MissingAdapter} database strategy and the adapter lacks `createSession`.
  * @throws whatever the `jwt` callback throws; returns false when it returns null.
  */
@@ -112,7 +119,8 @@ export async function startSession(
 	context: SessionContext,
 	config: ResolvedConfig,
 	user: User,
-	account: Account
+	account: Account,
+	profile?: Profile
 ): Promise<boolean> {
 	if (config.strategy === 'database') {
 		if (!user.id) throw new CallbackRouteError('The database strategy needs authorize() to return a user id.');
@@ -124,7 +132,7 @@ export async function startSession(
 	}
 	const defaults: JWT = { sub: user.id, name: user.name, email: user.email, picture: user.image };
 	const token = config.callbacks.jwt
-		? await config.callbacks.jwt({ token: defaults, user, account, trigger: 'signIn' })
+		? await config.callbacks.jwt({ token: defaults, user, account, profile, trigger: 'signIn' })
 		: defaults;
 	if (!token) return false;
 	const now = epochSeconds();

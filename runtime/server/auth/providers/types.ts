@@ -1,8 +1,9 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { TokenEndpointResponse } from 'oauth4webapi';
 import type { User } from '../../../auth/types.js';
-import type { Awaitable } from '../adapters/types.js';
+import type { Awaitable, JsonValue } from '../adapters/types.js';
 
-/** The provider types of the spec; this runtime implements `credentials`. */
+/** The provider types of the spec; this runtime implements `credentials`, `oauth` and `oidc`. */
 export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn';
 
 /** Fields every provider has. `id` is what the sign-in form posts as `providerId`. */
@@ -30,5 +31,193 @@ export interface CredentialsConfig<C extends string = string> extends CommonProv
 	authorize(credentials: Partial<Record<C, unknown>>, request: Request): Awaitable<User | null>;
 }
 
+/**
+ * User info from an OAuth provider: the OpenID Connect standard claims (all optional), plus
+ * whatever else the provider sends.
+ * @see spec/interface.md "Profile"; OpenID Connect Core 1.0 §5.1
+ */
+export interface Profile {
+	id?: string | null;
+	sub?: string | null;
+	name?: string | null;
+	given_name?: string | null;
+	family_name?: string | null;
+	middle_name?: string | null;
+	nickname?: string | null;
+	preferred_username?: string | null;
+	profile?: string | null;
+	picture?: unknown;
+	website?: string | null;
+	email?: string | null;
+	email_verified?: boolean | null;
+	gender?: string | null;
+	birthdate?: string | null;
+	zoneinfo?: string | null;
+	locale?: string | null;
+	phone_number?: string | null;
+	updated_at?: Date | string | number | null;
+	address?: {
+		formatted?: string | null;
+		street_address?: string | null;
+		locality?: string | null;
+		region?: string | null;
+		postal_code?: string | null;
+		country?: string | null;
+	} | null;
+	[claim: string]: unknown;
+}
+
+/**
+ * The token endpoint's answer (RFC 6749 §5.1), as oauth4webapi returns it: `access_token`,
+ * `token_type` (lowercased), `expires_in` (seconds), `refresh_token`, `scope`, `id_token`, and
+ * any extra members.
+ */
+export type TokenSet = Partial<TokenEndpointResponse> & Record<string, unknown>;
+
+/** The account fields a provider's `account()` keeps from the token set (snake_case, JSON). */
+export type AccountTokens = Record<string, JsonValue | undefined>;
+
+/** Button looks for the sign-in page. `bg` and `text` are the deprecated spellings. */
+export interface OAuthProviderButtonStyles {
+	/** CSS colour of the button. */
+	brandColor?: string;
+	/** URL (or data: URI) of a square logo. */
+	logo?: string;
+	/** @deprecated use `brandColor` */
+	bg?: string;
+	/** @deprecated CSS colour of the button text; chosen for contrast when absent */
+	text?: string;
+}
+
+/** Which endpoint an {@link EndpointConfig} describes. */
+export type OAuthEndpointType = 'authorization' | 'token' | 'userinfo';
+
+/**
+ * An endpoint given as an object: `url` (else the discovered one), extra `params` (added to the
+ * authorization request; to the token request for `token`), and `conform`, a hook that may
+ * rewrite the endpoint's HTTP response before it is processed (for providers that break the
+ * protocol in small ways).
+ */
+export interface EndpointConfig {
+	url?: string;
+	params?: Record<string, string | undefined>;
+	conform?: (response: Response) => Awaitable<Response | undefined>;
+}
+
+/**
+ * The token endpoint. `request` replaces the code exchange for providers that do not speak
+ * RFC 6749 there; it gets the callback `params` and the `checks` values and returns `{ tokens }`.
+ */
+export interface TokenEndpointConfig extends EndpointConfig {
+	request?: (context: {
+		params: URLSearchParams;
+		checks: { codeVerifier?: string; nonce?: string };
+		provider: OAuthConfig;
+		redirectUri: string;
+	}) => Awaitable<{ tokens: TokenSet }>;
+}
+
+/**
+ * The userinfo endpoint. `request` replaces the request for providers whose user data is not at
+ * an OpenID userinfo endpoint (for example behind a `data` wrapper); it returns the Profile.
+ */
+export interface UserinfoEndpointConfig extends EndpointConfig {
+	request?: (context: { tokens: TokenSet; provider: OAuthConfig }) => Awaitable<Profile>;
+}
+
+/** A fetch with the signature of the global one (for `customFetch`). */
+export type FetchLike = (input: URL | RequestInfo, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Replaces the fetch used for this provider's requests (discovery, token, userinfo, JWKS).
+ * Security-sensitive: everything the provider says passes through it.
+ */
+export const customFetch: unique symbol = Symbol.for('create-auth.customFetch');
+/**
+ * Marks a provider whose `conform` hooks are part of its built-in config (not user code).
+ */
+export const conformInternal: unique symbol = Symbol.for('create-auth.conformInternal');
+
+/**
+ * An OAuth 2 provider (`type: 'oauth'`). Endpoints come from `wellKnown` / `issuer` discovery
+ * (RFC 8414, OpenID Connect Discovery) or are given one by one.
+ * @see spec/interface.md "OAuth2Config"; RFC 6749; RFC 7636
+ */
+export interface OAuth2Config<P extends Profile = Profile> extends CommonProviderOptions {
+	type: 'oauth' | 'oidc';
+	clientId?: string;
+	clientSecret?: string;
+	/** The authorization server's issuer identifier; with `wellKnown` absent, discovery starts here. */
+	issuer?: string;
+	/** Not used: keys come from the discovered `jwks_uri`. Kept for config compatibility. */
+	jwks_endpoint?: unknown;
+	/** URL of the discovery document, when it is not under `issuer`. */
+	wellKnown?: string;
+	authorization?: string | EndpointConfig;
+	token?: string | TokenEndpointConfig;
+	userinfo?: string | UserinfoEndpointConfig;
+	/** Default `['pkce']`; `state` is added when a `redirectProxyUrl` is set. */
+	checks?: ('none' | 'state' | 'pkce' | 'nonce')[];
+	/** `token_endpoint_auth_method`: `client_secret_basic` (default), `client_secret_post` or `none`. */
+	client?: { token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none'; [key: string]: unknown };
+	/**
+	 * Maps the provider's profile to the user. Default: `id`, `name`, `email`, `image`.
+	 * (Method syntax, so that a provider typed for its own profile is still a `Provider`.)
+	 */
+	profile?(profile: P, tokens: TokenSet): Awaitable<User>;
+	/**
+	 * Picks what the account keeps from the token set. Default: `access_token`, `id_token`,
+	 * `refresh_token`, `expires_at`, `scope`, `token_type`, `session_state`.
+	 */
+	account?(tokens: TokenSet): AccountTokens | undefined | void;
+	/** Link to an existing user with the same email. Default false; only for providers that verify emails. */
+	allowDangerousEmailAccountLinking?: boolean;
+	/** A fixed redirect origin that forwards callbacks (preview deployments). Adds the `state` check. */
+	redirectProxyUrl?: string;
+	style?: OAuthProviderButtonStyles;
+	/** The user's options, merged over a built-in provider's config by its factory. */
+	options?: OAuthUserConfig<P>;
+	[customFetch]?: FetchLike;
+	[conformInternal]?: true;
+}
+
+/**
+ * An OpenID Connect provider (`type: 'oidc'`): the ID token is validated (signature against the
+ * provider's JWKS, `iss`, `aud`, `exp`, `nonce`) and is the profile, unless `idToken: false`.
+ * @see spec/interface.md "OIDCConfig"; OpenID Connect Core 1.0 §3.1.3.7
+ */
+export interface OIDCConfig<P extends Profile = Profile> extends OAuth2Config<P> {
+	type: 'oidc';
+	/** When false, the profile comes from the userinfo endpoint (an ID token is still required). */
+	idToken?: boolean;
+}
+
+/** An OAuth 2 or OpenID Connect provider. */
+export type OAuthConfig<P extends Profile = Profile> = OAuth2Config<P> | OIDCConfig<P>;
+
+/** What a user passes to a built-in provider's factory: any config field except `type` / `options`. */
+export type OAuthUserConfig<P extends Profile = Profile> = Omit<Partial<OAuthConfig<P>>, 'options' | 'type'>;
+/** The same for OpenID Connect providers. */
+export type OIDCUserConfig<P extends Profile = Profile> = Omit<Partial<OIDCConfig<P>>, 'options' | 'type'>;
+
+/** Any provider config. */
+export type ProviderConfig = CredentialsConfig | OAuthConfig;
+
 /** A provider, or a function that returns one (resolved once per config). */
-export type Provider = CredentialsConfig | (() => CredentialsConfig);
+export type Provider = ProviderConfig | (() => ProviderConfig);
+
+/** True for `oauth` and `oidc` providers. */
+export function isOAuthProvider(provider: ProviderConfig): provider is OAuthConfig {
+	return provider.type === 'oauth' || provider.type === 'oidc';
+}
+
+/**
+ * True when `value` parses into a date: a Date that is valid, or a string or number that
+ * `new Date()` accepts.
+ * @see spec/interface.md "Provider factory functions"
+ */
+export function isDate(value: unknown): value is Date | string | number {
+	if (value instanceof Date) return !Number.isNaN(value.getTime());
+	if (typeof value !== 'string' && typeof value !== 'number') return false;
+	return !Number.isNaN(new Date(value).getTime());
+}

@@ -1,0 +1,76 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { Cookies } from '@sveltejs/kit';
+
+/** The attributes our cookies are set with (SvelteKit passes them to `cookie.serialize`). */
+export interface CookieOptions {
+	path: string;
+	httpOnly: boolean;
+	sameSite: 'lax' | 'strict' | 'none';
+	secure: boolean;
+	/** Seconds. */
+	maxAge?: number;
+}
+
+/**
+ * Browsers keep a cookie only while `name=value` plus its attributes fit in 4096 bytes
+ * (RFC 6265 §6.1 asks for at least that much). Our attributes (`Path=/; Expires=…;
+ * Max-Age=…; HttpOnly; Secure; SameSite=Lax`) take under 120; 200 leaves room to spare.
+ */
+const COOKIE_BYTES = 4096;
+const ATTRIBUTES_BYTES = 200;
+
+/** Longest value a cookie called `name` (chunk suffix included) may carry. */
+const chunkSize = (name: string) => COOKIE_BYTES - ATTRIBUTES_BYTES - name.length - '.00='.length;
+
+/**
+ * A cookie's value, or undefined when absent or deleted earlier in this request (SvelteKit's
+ * `get` then answers the empty string it set).
+ */
+const read = (cookies: Cookies, name: string) => cookies.get(name) || undefined;
+
+/** The values of `name.0`, `name.1`, … up to the first one absent (in the request or set so far). */
+function chunks(cookies: Cookies, name: string): string[] {
+	const values: string[] = [];
+	for (let value = read(cookies, `${name}.0`); value !== undefined; value = read(cookies, `${name}.${values.length}`)) {
+		values.push(value);
+	}
+	return values;
+}
+
+/**
+ * Reads a cookie that {@link setChunkedCookie} may have split: the plain cookie if present, else
+ * its chunks `name.0`, `name.1`, … joined in order, else undefined.
+ */
+export function getChunkedCookie(cookies: Cookies, name: string): string | undefined {
+	const whole = read(cookies, name);
+	if (whole !== undefined) return whole;
+	const parts = chunks(cookies, name);
+	return parts.length > 0 ? parts.join('') : undefined;
+}
+
+/**
+ * Sets `value` as one cookie when it fits, else as chunks `name.0`, `name.1`, … each small
+ * enough to be kept. Whatever a bigger earlier value left (the plain cookie, or chunks past
+ * the new count) is deleted.
+ */
+export function setChunkedCookie(cookies: Cookies, name: string, value: string, options: CookieOptions): void {
+	const size = chunkSize(name);
+	const before = chunks(cookies, name).length;
+	let count = 0;
+	if (value.length <= size) {
+		cookies.set(name, value, options);
+	} else {
+		if (read(cookies, name) !== undefined) cookies.delete(name, options);
+		for (; count * size < value.length; count++) {
+			cookies.set(`${name}.${count}`, value.slice(count * size, (count + 1) * size), options);
+		}
+	}
+	for (let i = count; i < before; i++) cookies.delete(`${name}.${i}`, options);
+}
+
+/** Deletes the cookie and all its chunks. */
+export function deleteChunkedCookie(cookies: Cookies, name: string, options: CookieOptions): void {
+	if (read(cookies, name) !== undefined) cookies.delete(name, options);
+	const count = chunks(cookies, name).length;
+	for (let i = 0; i < count; i++) cookies.delete(`${name}.${i}`, options);
+}

@@ -1,0 +1,73 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { RequestEvent } from '@sveltejs/kit';
+import * as oauth from 'oauth4webapi';
+import type { ResolvedConfig } from '../config.js';
+import { UntrustedHost } from '../errors.js';
+import type { OAuthConfig } from '../providers/types.js';
+import { providerClient } from './client.js';
+import { saveFlow, type FlowState } from './flow.js';
+
+/** The checks a provider's flow runs: its `checks` (default `['pkce']`), plus `state` with a redirect proxy. */
+export function checksOf(provider: OAuthConfig): Set<'state' | 'pkce' | 'nonce'> {
+	const listed = provider.checks ?? ['pkce'];
+	const checks = new Set(listed.filter((check) => check !== 'none'));
+	if (listed.includes('none')) checks.clear();
+	if (provider.redirectProxyUrl) checks.add('state');
+	return checks as Set<'state' | 'pkce' | 'nonce'>;
+}
+
+/**
+ * The `redirect_uri` registered at the provider: `<origin><basePath>/callback/<id>`, where the
+ * origin is `AUTH_URL`'s (`url`) when set, else the request's when the host is trusted
+ * (`trustHost` / `AUTH_TRUST_HOST`, or the dev server); `redirectProxyUrl`, when set, replaces
+ * `<origin><basePath>`.
+ * @throws {UntrustedHost} neither `url` nor `trustHost`.
+ */
+export function redirectUriOf(url: URL, config: ResolvedConfig, provider: OAuthConfig): string {
+	if (provider.redirectProxyUrl) return `${provider.redirectProxyUrl.replace(/\/+$/, '')}/callback/${provider.id}`;
+	if (!config.origin && !config.trustHost) {
+		throw new UntrustedHost(`Set AUTH_URL or AUTH_TRUST_HOST=true so that OAuth redirect URIs can be built (host ${url.host}).`);
+	}
+	return `${config.origin ?? url.origin}${config.basePath}/callback/${provider.id}`;
+}
+
+/**
+ * Starts an authorization-code sign-in: resolves the provider (discovery), creates the check
+ * values its `checks` ask for (PKCE S256 verifier, `state`, `nonce`), stores them in the flow
+ * cookie, and returns the authorization request URL to redirect to. Default scope for `oidc`:
+ * `openid profile email`; `authorization.params` override any parameter.
+ * @throws {UntrustedHost} no trusted origin for the redirect URI.
+ * @throws whatever discovery throws (network, invalid metadata) and TypeError for a misconfigured provider.
+ * @see RFC 6749 §4.1.1, RFC 7636 §4.1–4.3, OpenID Connect Core 1.0 §3.1.2.1
+ */
+export async function authorizationUrl(
+	event: RequestEvent,
+	config: ResolvedConfig,
+	provider: OAuthConfig,
+	redirectTo: string | undefined
+): Promise<string> {
+	const redirectUri = redirectUriOf(event.url, config, provider);
+	const { as, client } = await providerClient(provider);
+	const url = new URL(as.authorization_endpoint!);
+	const params = url.searchParams;
+	params.set('response_type', 'code');
+	params.set('client_id', client.client_id);
+	params.set('redirect_uri', redirectUri);
+	if (provider.type === 'oidc') params.set('scope', 'openid profile email');
+
+	const checks = checksOf(provider);
+	const flow: FlowState = { provider: provider.id, redirectUri, redirectTo };
+	if (checks.has('pkce')) {
+		flow.codeVerifier = oauth.generateRandomCodeVerifier();
+		params.set('code_challenge', await oauth.calculatePKCECodeChallenge(flow.codeVerifier));
+		params.set('code_challenge_method', 'S256');
+	}
+	if (checks.has('state')) params.set('state', (flow.state = oauth.generateRandomState()));
+	if (checks.has('nonce')) params.set('nonce', (flow.nonce = oauth.generateRandomNonce()));
+
+	const extra = typeof provider.authorization === 'object' ? provider.authorization.params : undefined;
+	for (const [name, value] of Object.entries(extra ?? {})) if (value !== undefined) params.set(name, value);
+
+	await saveFlow(event.cookies, event.url, config, flow, params.get('response_mode') === 'form_post');
+	return url.href;
+}

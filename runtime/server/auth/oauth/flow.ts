@@ -1,0 +1,52 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { Cookies } from '@sveltejs/kit';
+import type { ResolvedConfig } from '../config.js';
+import { seal, unseal } from '../jwt.js';
+
+/**
+ * What a started OAuth sign-in must remember until its callback: the provider it was started
+ * for, the check values (`state`, PKCE `codeVerifier`, `nonce`) and where to go afterwards.
+ */
+export interface FlowState extends Record<string, unknown> {
+	provider: string;
+	redirectUri: string;
+	state?: string;
+	codeVerifier?: string;
+	nonce?: string;
+	/** Validated target after sign-in (a path or an allowed absolute URL). */
+	redirectTo?: string;
+}
+
+/** Seconds a started sign-in stays valid. */
+export const FLOW_MAX_AGE = 15 * 60;
+const SALT = 'auth.oauth-flow';
+
+/** Cookie name and attributes. `form_post` callbacks are cross-site POSTs: they need SameSite=None (https). */
+function flowCookie(url: URL, config: ResolvedConfig, formPost = false) {
+	const secure = config.useSecureCookies ?? url.protocol === 'https:';
+	const sameSite = formPost && secure ? 'none' : 'lax';
+	return { name: `${secure ? '__Secure-' : ''}auth.oauth-flow`, options: { path: config.basePath || '/', httpOnly: true, secure, sameSite } } as const;
+}
+
+/**
+ * Stores the flow in one encrypted (A256GCM, key derived from the secret for this use only),
+ * httpOnly cookie scoped to `basePath`, valid 15 minutes. Starting another sign-in replaces it.
+ */
+export async function saveFlow(cookies: Cookies, url: URL, config: ResolvedConfig, flow: FlowState, formPost: boolean): Promise<void> {
+	const value = await seal(flow, config.secrets[0]!, SALT, FLOW_MAX_AGE, Math.floor(Date.now() / 1000));
+	const { name, options } = flowCookie(url, config, formPost);
+	cookies.set(name, value, { ...options, maxAge: FLOW_MAX_AGE });
+}
+
+/**
+ * Reads and deletes the flow cookie: a callback uses it once. Null when absent, expired,
+ * tampered or sealed with an unknown secret.
+ */
+export async function takeFlow(cookies: Cookies, url: URL, config: ResolvedConfig): Promise<FlowState | null> {
+	const { name, options } = flowCookie(url, config);
+	const value = cookies.get(name);
+	if (!value) return null;
+	cookies.delete(name, options);
+	const flow = await unseal<FlowState>(value, config.secrets, SALT);
+	return flow && typeof flow.provider === 'string' && typeof flow.redirectUri === 'string' ? flow : null;
+}

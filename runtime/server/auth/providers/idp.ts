@@ -1,0 +1,64 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { withOptions } from './merge.js';
+import type { OAuthUserConfig, OIDCConfig } from './types.js';
+
+/**
+ * The claims the identity provider puts in its ID token and userinfo answer.
+ * @see spec/interface.md "Identity-provider profile"
+ */
+export interface IdentityProviderProfile {
+	at_hash: string;
+	aud: string;
+	authenticationType: string;
+	c_hash: string;
+	email: string;
+	email_verified: boolean;
+	exp: number;
+	iat: number;
+	iss: string;
+	jti: string;
+	scope: string;
+	sid: string;
+	sub: string;
+	family_name?: string;
+	given_name?: string;
+	middle_name?: string;
+	name?: string;
+	picture?: string;
+	preferred_username?: string;
+	/** The spec gives the profile an index signature of `any`. */
+	[claim: string]: any;
+}
+
+/** Options of {@link Idp}: any provider option, `issuer` and `tenantId` required. */
+export type IdpOptions<P extends IdentityProviderProfile> = OAuthUserConfig<P> & { issuer: string; tenantId: string };
+
+/**
+ * The `idp` identity provider: OpenID Connect with discovery at `issuer`, the authorization
+ * code flow with PKCE, `state` and `nonce`, ID tokens signed with RS256 only, scope
+ * `openid offline_access email profile` (a refresh token) and the `tenantId` parameter.
+ * The callback URL to register is `<origin>/auth/callback/idp`.
+ * @see spec/interface.md "Provider factory functions", "Authentication" rule 10
+ */
+export default function Idp<P extends IdentityProviderProfile>(options: IdpOptions<P>): OIDCConfig<P> {
+	const issuer = options.issuer.replace(/\/+$/, '');
+	return withOptions<P, OIDCConfig<P>>(
+		{
+			id: 'idp',
+			name: 'Identity Provider',
+			type: 'oidc',
+			issuer,
+			authorization: { params: { scope: 'openid offline_access email profile', tenantId: options.tenantId } },
+			checks: ['pkce', 'state', 'nonce'],
+			client: { id_token_signed_response_alg: 'RS256' },
+			profile: (profile) => ({
+				id: profile.sub,
+				name: profile.name ?? ([profile.given_name, profile.family_name].filter(Boolean).join(' ') || profile.preferred_username || null),
+				email: profile.email ?? null,
+				image: profile.picture ?? null
+			}),
+			style: { brandColor: '#0f766e' }
+		},
+		{ ...options, issuer }
+	);
+}

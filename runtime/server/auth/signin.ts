@@ -1,0 +1,53 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { RequestEvent } from '@sveltejs/kit';
+import type { User } from '../../auth/types.js';
+import type { Account, ResolvedConfig } from './config.js';
+import { AccessDenied, AuthError, type ErrorType } from './errors.js';
+import type { Profile } from './providers/types.js';
+import { safeRedirectTarget } from './redirects.js';
+import { startSession } from './session.js';
+
+/**
+ * Where to go next: the `redirect` callback's choice, or the validated target (default `/`).
+ * The app's origin is `url`'s (AUTH_URL) when configured, else the request's.
+ */
+export async function redirectTarget(event: RequestEvent, config: ResolvedConfig, url: string | undefined): Promise<string> {
+	const baseUrl = config.origin ?? event.url.origin;
+	const { redirect: callback } = config.callbacks;
+	if (callback) return callback({ url: url ?? '/', baseUrl });
+	return safeRedirectTarget(url, baseUrl, config.trustHost);
+}
+
+/**
+ * The last steps of every sign-in, once a provider has vouched for the user: the `signIn`
+ * callback, then the session. Returns the URL the `signIn` callback chose, if it returned one.
+ * @throws {AccessDenied} the `signIn` callback returned false, or the `jwt` callback null.
+ * @throws whatever the callbacks or the adapter throw.
+ */
+export async function completeSignIn(
+	event: RequestEvent,
+	config: ResolvedConfig,
+	user: User,
+	account: Account,
+	extra: { profile?: Profile; credentials?: Record<string, string> } = {}
+): Promise<string | undefined> {
+	const allowed = (await config.callbacks.signIn?.({ user, account, ...extra })) ?? true;
+	if (allowed === false) throw new AccessDenied('The signIn callback refused the sign-in.', { provider: account.provider });
+	if (!(await startSession(event, config, user, account, extra.profile))) throw new AccessDenied('The jwt callback returned null.');
+	return typeof allowed === 'string' ? allowed : undefined;
+}
+
+/**
+ * The sign-in page with `?error=<type>` (plus `code`, and the `callbackUrl` to keep when it is a
+ * same-origin path): where every failed sign-in ends.
+ */
+export function signInErrorUrl(event: RequestEvent, config: ResolvedConfig, error: ErrorType, options: { code?: string; callbackUrl?: string } = {}): string {
+	const query = new URLSearchParams({ error });
+	if (options.code) query.set('code', options.code);
+	const safeCallback = safeRedirectTarget(options.callbackUrl, event.url.origin, false);
+	if (options.callbackUrl && safeCallback !== '/') query.set('callbackUrl', safeCallback);
+	return `${config.pages.signIn}?${query}`;
+}
+
+/** The stable type of a failure, `fallback` for anything that is not an {@link AuthError}. */
+export const errorType = (err: unknown, fallback: ErrorType): ErrorType => (err instanceof AuthError ? err.type : fallback);
