@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 export { SvelteKitAuth } from './kit.js';
-export type { AppEnvironment, Handle, SvelteKitAuthResult } from './kit.js';
+export type { AppEnvironment, AppProvider, Handle, SvelteKitAuthResult } from './kit.js';
 export type { Account, Callbacks, JWT, Logger, SvelteKitAuthConfig } from './config.js';
 export type { Session, User } from '../../auth/types.js';
 export type {

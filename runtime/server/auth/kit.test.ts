@@ -6,6 +6,7 @@ import { CredentialsSignin, InvalidUrl, MissingAdapter, MissingSecret } from './
 import { encodeToken } from './jwt.js';
 import { SvelteKitAuth } from './kit.js';
 import Credentials from './providers/credentials.js';
+import GitHub from './providers/github.js';
 
 const secret = 's'.repeat(32);
 const T0 = Date.parse('2025-01-01T00:00:00Z');
@@ -345,5 +346,18 @@ describe('database strategy', () => {
 		expect(await read()).toBeNull();
 		expect(sessions.size).toBe(0);
 		expect(writes).toHaveLength(1);
+	});
+});
+
+describe('getProviders', () => {
+	it('lists each provider without secrets, with its sign-in page, callback URL (AUTH_URL origin) and style', async () => {
+		const github = GitHub({ clientId: 'id', clientSecret: 'do-not-leak' });
+		const auth = SvelteKitAuth(config({ url: 'https://app.example/base', providers: [github, config().providers[0]!] }));
+		const list = await auth.getProviders(fakeEvent('http://internal:3000/signin').event);
+		expect(list).toEqual([
+			{ id: 'github', name: 'GitHub', type: 'oauth', signinUrl: '/signin', callbackUrl: 'https://app.example/auth/callback/github', style: { brandColor: '#24292f' } },
+			{ id: 'credentials', name: 'Credentials', type: 'credentials', signinUrl: '/signin', callbackUrl: 'https://app.example/auth/callback/credentials' }
+		]);
+		expect(JSON.stringify(list)).not.toContain('do-not-leak');
 	});
 });

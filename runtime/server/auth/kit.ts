@@ -5,6 +5,7 @@ import type { Session } from '../../auth/types.js';
 import { signInAction, signOutAction, type GetConfig } from './actions.js';
 import type { Awaitable } from './adapters/types.js';
 import { resolveConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
+import { isOAuthProvider, type OAuthProviderButtonStyles, type ProviderType } from './providers/types.js';
 import { callbackProvider, oauthCallback } from './routes.js';
 import { readSession } from './session.js';
 
@@ -27,11 +28,28 @@ export interface AppEnvironment {
 	building?: boolean;
 }
 
-/** What {@link SvelteKitAuth} returns: a hook and the two form actions. */
+/**
+ * A configured provider as pages may show it: no secrets. `signinUrl` is the sign-in page;
+ * `callbackUrl` is where the provider sends the browser back (the URL to register at an OAuth
+ * provider), on `AUTH_URL`'s origin when set, else the request's.
+ * @see spec/interface.md "AppProvider"
+ */
+export interface AppProvider {
+	id: string;
+	name: string;
+	type: ProviderType;
+	signinUrl: string;
+	callbackUrl: string;
+	style?: OAuthProviderButtonStyles;
+}
+
+/** What {@link SvelteKitAuth} returns: a hook, the two form actions, and the provider list. */
 export interface SvelteKitAuthResult {
 	handle: Handle;
 	signIn: Action;
 	signOut: Action;
+	/** The providers, for a sign-in page's `load` to draw one button each. */
+	getProviders(event: RequestEvent): Promise<AppProvider[]>;
 }
 
 /**
@@ -78,5 +96,18 @@ export function SvelteKitAuth(
 		return event.url.pathname.includes('/callback/') ? callbackOrResolve(input) : resolve(event);
 	};
 
-	return { handle, signIn: signInAction(getConfig), signOut: signOutAction(getConfig) };
+	const getProviders = async (event: RequestEvent): Promise<AppProvider[]> => {
+		const resolved = await getConfig(event);
+		const origin = resolved.origin ?? event.url.origin;
+		return resolved.providers.map((provider) => ({
+			id: provider.id,
+			name: provider.name,
+			type: provider.type,
+			signinUrl: resolved.pages.signIn,
+			callbackUrl: `${origin}${resolved.basePath}/callback/${provider.id}`,
+			...(isOAuthProvider(provider) && provider.style ? { style: provider.style } : {})
+		}));
+	};
+
+	return { handle, signIn: signInAction(getConfig), signOut: signOutAction(getConfig), getProviders };
 }

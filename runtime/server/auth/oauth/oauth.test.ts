@@ -9,7 +9,7 @@ import { SvelteKitAuth } from '../kit.js';
 import Idp from '../providers/idp.js';
 import OIDC from '../providers/oidc.js';
 import { customFetch, type FetchLike, type OAuthConfig } from '../providers/types.js';
-import { refreshAccessToken } from './refresh.js';
+import { refreshAccessToken, type TokenFields } from './refresh.js';
 
 /**
  * The OAuth/OIDC flow against a real OpenID provider (the dev IdP, oidc-provider) on
@@ -284,7 +284,7 @@ describe('refresh (the jwt callback of the recommended idp configuration)', () =
 		const jar = new Jar();
 		await callback(a, jar, (await authorize(a, jar)).callbackUrl);
 		const account = (jwt.mock.calls.find(([arg]) => arg.account)![0].account as Account);
-		const expired = { access_token: account.access_token as string, refresh_token: account.refresh_token as string, expires_at: Math.floor(Date.now() / 1000) - 10 };
+		const expired: JWT & TokenFields = { access_token: account.access_token as string, refresh_token: account.refresh_token as string, expires_at: Math.floor(Date.now() / 1000) - 10 };
 		const refreshed = await refreshAccessToken(provider, expired);
 		expect(refreshed.access_token).toEqual(expect.any(String));
 		expect(refreshed.access_token).not.toBe(expired.access_token);
