@@ -17,14 +17,19 @@ export interface CallbackResult {
 	flow: FlowState;
 }
 
-/** The callback's parameters: the query (GET) or the form body (POST, `response_mode=form_post`). */
+/**
+ * The callback's parameters: the query (GET) or the form body (POST, `response_mode=form_post`);
+ * an unreadable body gives none (the checks then fail).
+ */
 async function callbackParams(event: RequestEvent): Promise<URLSearchParams> {
 	if (event.request.method !== 'POST') return new URLSearchParams(event.url.searchParams);
+	const params = new URLSearchParams();
 	try {
-		return new URLSearchParams((await event.request.text()) || '');
+		for (const [name, value] of await event.request.formData()) if (typeof value === 'string') params.append(name, value);
 	} catch {
-		return new URLSearchParams();
+		// not a form body
 	}
+	return params;
 }
 
 /** The steps of a callback, named in logs. */

@@ -3,7 +3,7 @@ import type { User } from '../../../auth/types.js';
 import type { Account } from '../config.js';
 import type { AccountTokens, OAuthConfig, Profile, TokenSet } from '../providers/types.js';
 
-const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+const nonEmpty = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
 /**
  * The default `profile()`: `id` from `sub` (OpenID) or `id`, `name` from `name`, `nickname` or
@@ -14,9 +14,9 @@ export function defaultProfile(profile: Profile): User {
 	const id = profile.sub ?? profile.id;
 	return {
 		id: id === undefined || id === null ? undefined : String(id),
-		name: text(profile.name) ?? text(profile.nickname) ?? text(profile.preferred_username),
-		email: text(profile.email),
-		image: text(profile.picture)
+		name: nonEmpty(profile.name) ?? nonEmpty(profile.nickname) ?? nonEmpty(profile.preferred_username),
+		email: nonEmpty(profile.email),
+		image: nonEmpty(profile.picture)
 	};
 }
 
