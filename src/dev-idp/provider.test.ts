@@ -2,7 +2,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAtDevIdp } from './login.js';
-import { DEFAULT_CLIENT, startDevIdp, type DevIdp } from './server.js';
+import { DEFAULT_CLIENT, DEFAULT_USER, startDevIdp, type DevIdp } from './server.js';
 
 // Full flows against a real dev IdP, with the client library the apps use.
 
@@ -62,17 +62,7 @@ describe('the dev IdP (oidc-provider configuration)', () => {
 		expect(tokens.expires_in).toBe(600);
 		expect(tokens.refresh_token).toBeUndefined();
 		const claims = oauth.getValidatedIdTokenClaims(tokens)!;
-		expect(claims).toMatchObject({
-			iss: idp.issuer,
-			aud: client.client_id,
-			sub: 'dev-user-1',
-			email: 'dev@example.com',
-			email_verified: true,
-			name: 'Dev User',
-			given_name: 'Dev',
-			family_name: 'User',
-			preferred_username: 'dev'
-		});
+		expect(claims).toMatchObject({ iss: idp.issuer, aud: client.client_id, ...DEFAULT_USER });
 		expect(claims.exp - claims.iat).toBe(300);
 
 		expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('RS256');
@@ -85,15 +75,7 @@ describe('the dev IdP (oidc-provider configuration)', () => {
 			claims.sub,
 			await oauth.userInfoRequest(as, client, tokens.access_token, insecure)
 		);
-		expect(userinfo).toEqual({
-			sub: 'dev-user-1',
-			email: 'dev@example.com',
-			email_verified: true,
-			name: 'Dev User',
-			given_name: 'Dev',
-			family_name: 'User',
-			preferred_username: 'dev'
-		});
+		expect(userinfo).toEqual(DEFAULT_USER);
 	});
 
 	it('releases only the claims of the scopes asked for', async () => {

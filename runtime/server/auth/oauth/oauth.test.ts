@@ -266,6 +266,21 @@ describe('every check is enforced: rejected with a stable error type and no sess
 	});
 });
 
+describe('redirect URI origin', () => {
+	it('refuses to start without AUTH_URL or a trusted host → UntrustedHost, no flow started', async () => {
+		const a = auth({}, { trustHost: false });
+		const jar = new Jar();
+		expect(await start(a, jar)).toBe('/signin?error=UntrustedHost&callbackUrl=%2Faccount');
+		expect(jar.values.size).toBe(0);
+	});
+
+	it("uses AUTH_URL's origin for the redirect_uri when set", async () => {
+		const a = auth({}, { trustHost: false, url: 'https://app.example/some/path' });
+		const location = new URL(await start(a, new Jar()));
+		expect(location.searchParams.get('redirect_uri')).toBe('https://app.example/auth/callback/idp');
+	});
+});
+
 describe('plain http', () => {
 	it('is refused for a provider that is not on this machine → OAuthSignInError, nothing fetched', async () => {
 		const fetched: string[] = [];
