@@ -26,7 +26,7 @@ export interface CredentialsApp {
 async function submitCredentials(page: Page, button: string, email = EMAIL, password = PASSWORD): Promise<void> {
 	await page.getByLabel('Email').fill(email);
 	await page.getByLabel('Password').fill(password);
-	await page.getByRole('button', { name: button }).click();
+	await page.getByRole('button', { name: button, exact: true }).click();
 }
 
 /**

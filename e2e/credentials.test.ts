@@ -1,31 +1,38 @@
 /**
- * The walking skeleton, end to end: `create-auth --yes --providers credentials` on a fresh
+ * The walking skeleton, end to end: `create-auth --yes --providers credentials,idp` on a fresh
  * `sv create` SvelteKit 2 app, then a real install, svelte-check, build and preview, driven by
- * Chromium through sign-up, sign-in, the guards and sign-out (./credentials-flow.ts).
+ * Chromium through sign-up, sign-in, the guards and sign-out (./credentials-flow.ts), and
+ * through the dev IdP's login page (./idp-flow.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsFlows } from './credentials-flow.js';
 import { build, check, copyFixture, removeApp, runCli, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
+import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 
-describe('credentials sign-in in a SvelteKit 2 TypeScript app', () => {
+const PROVIDERS = ['--providers', 'credentials,idp'];
+
+describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 	let appDir: string;
 	let server: Server | undefined;
 	let browser: Browser | undefined;
+	let idp: AppIdp | undefined;
 	let cli: Awaited<ReturnType<typeof runCli>>;
 
 	beforeAll(async () => {
 		appDir = await copyFixture('kit2-ts');
-		cli = await runCli(appDir, ['--yes', '--providers', 'credentials']);
+		cli = await runCli(appDir, ['--yes', ...PROVIDERS]);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
+		idp = await startIdpFor(appDir);
 		await build(appDir);
-		server = await start(appDir, { mode: 'preview' });
+		server = await start(appDir, { mode: 'preview', port: idp.port });
 		browser = await launchBrowser();
 	});
 
 	afterAll(async () => {
 		await browser?.close();
 		await server?.stop();
+		await idp?.idp.stop();
 		if (appDir) await removeApp(appDir);
 	});
 
@@ -38,6 +45,8 @@ describe('credentials sign-in in a SvelteKit 2 TypeScript app', () => {
 		server: server!,
 		browser: browser!,
 		check: () => check(appDir),
-		runCliAgain: () => runCli(appDir, ['--yes', '--providers', 'credentials'])
+		runCliAgain: () => runCli(appDir, ['--yes', ...PROVIDERS])
 	}));
+
+	idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 });

@@ -1,6 +1,8 @@
 /**
  * SvelteKit 3 apps, as the `sv` 1.0 line creates them (TypeScript and JSDoc), under Node 22:
- * `create-auth --yes`, then the same flows as the SvelteKit 2 app (./credentials-flow.ts). The
+ * `create-auth --yes`, then the same flows as the SvelteKit 2 app (./credentials-flow.ts); the
+ * TypeScript app also gets every OAuth provider (svelte-check sees them all; the others' .env
+ * keys stay empty) and the idp flows against the dev IdP (./idp-flow.ts). The
  * TypeScript app's install is the CLI's own; the JSDoc app ends up with the same dependencies
  * and shares it (no second better-sqlite3 compile).
  */
@@ -11,6 +13,7 @@ import { credentialsFlows } from './credentials-flow.js';
 import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { node22, type NodeToolchain } from './harness/node.js';
+import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 
 let toolchain: NodeToolchain;
 const apps: string[] = [];
@@ -26,38 +29,41 @@ afterAll(async () => {
 /** The CLI as a user on Node 22 runs it: the same binary, Node 22 first on PATH. */
 const createAuth = (appDir: string, args: string[]) => runCli(appDir, args, { node: toolchain.node, env: toolchain.env });
 
-for (const { fixture, tsconfig } of [
-	{ fixture: 'kit3-ts', tsconfig: './tsconfig.json' },
-	{ fixture: 'kit3-jsdoc', tsconfig: './jsconfig.json' }
+for (const { fixture, tsconfig, providers } of [
+	{ fixture: 'kit3-ts', tsconfig: './tsconfig.json', providers: 'credentials,idp,social,github,google,oidc' },
+	{ fixture: 'kit3-jsdoc', tsconfig: './jsconfig.json', providers: 'credentials' }
 ]) {
-	describe(`credentials sign-in in a SvelteKit 3 app (${fixture})`, () => {
+	describe(`${providers} sign-in in a SvelteKit 3 app (${fixture})`, () => {
 		let appDir: string;
 		let server: Server | undefined;
 		let browser: Browser | undefined;
+		let idp: AppIdp | undefined;
 		let cli: Awaited<ReturnType<typeof runCli>>;
 
 		beforeAll(async () => {
 			appDir = await copyFixture(fixture);
 			apps.push(appDir);
 			const installed = apps.length > 1 ? apps[0] : undefined;
-			cli = await createAuth(appDir, ['--yes', ...(installed ? ['--no-install'] : [])]);
+			cli = await createAuth(appDir, ['--yes', '--providers', providers, ...(installed ? ['--no-install'] : [])]);
 			if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 			if (installed) await shareInstall(installed, appDir);
+			if (providers.includes('idp')) idp = await startIdpFor(appDir);
 			await build(appDir, { env: toolchain.env });
-			server = await start(appDir, { mode: 'preview', env: toolchain.env });
+			server = await start(appDir, { mode: 'preview', env: toolchain.env, port: idp?.port });
 			browser = await launchBrowser();
 		});
 
 		afterAll(async () => {
 			await browser?.close();
 			await server?.stop();
+			await idp?.idp.stop();
 		});
 
 		it('writes SvelteKit 3 code: #lib imports, explicit environment variables, hook types from @sveltejs/kit/hooks', async () => {
 			const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
 			const auth = await read('src/auth.ts');
 			expect(auth).toContain("import { building, dev } from '$app/env';");
-			expect(auth).toContain("import { SvelteKitAuth } from '#lib/server/auth/index.js';");
+			expect(auth).toMatch(/^import \{ (refreshAccessToken, )?SvelteKitAuth \} from '#lib\/server\/auth\/index\.js';$/m);
 			expect(await read('src/authorization.ts')).toContain("import type { Handle } from '@sveltejs/kit/hooks';");
 			const envModule = await read(fixture === 'kit3-ts' ? 'src/env.ts' : 'src/env.js');
 			for (const name of ['AUTH_SECRET', 'AUTH_TRUST_HOST', 'AUTH_URL', 'AUTH_SQLITE_FILE']) expect(envModule).toContain(`${name}: {`);
@@ -69,7 +75,9 @@ for (const { fixture, tsconfig } of [
 			server: server!,
 			browser: browser!,
 			check: () => check(appDir, { tsconfig, env: toolchain.env }),
-			runCliAgain: () => createAuth(appDir, ['--yes'])
+			runCliAgain: () => createAuth(appDir, ['--yes', '--providers', providers])
 		}));
+
+		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 	});
 }

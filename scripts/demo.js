@@ -3,8 +3,9 @@
 /**
  * `npm run demo [-- <extra create-auth flags>]`: a fresh copy of the kit3-ts fixture (SvelteKit
  * 3) when this Node is 22.17 or later, else of kit2-ts (SvelteKit 2), in `.demo/app` (any
- * earlier demo app is replaced), `create-auth --yes` on it, then `vite dev` on
- * http://127.0.0.1:5173 in the foreground. Ctrl-C stops it.
+ * earlier demo app is replaced), `create-auth --yes --providers credentials,idp` on it, the dev
+ * IdP (`create-auth dev-idp`) on http://127.0.0.1:9400 with its values in the app's `.env`,
+ * then `vite dev` on http://127.0.0.1:5173 in the foreground. Ctrl-C stops both.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -19,6 +20,7 @@ import {
 	repoRoot,
 	run,
 	runCli,
+	setEnv,
 	waitForHttp
 } from '../e2e/harness/app.js';
 
@@ -49,8 +51,8 @@ await fs.mkdir(demoRoot, { recursive: true });
 await copyFixture(FIXTURE, { dest: appDir });
 console.log(`demo: copied e2e/fixtures/${FIXTURE} to ${path.relative(process.cwd(), appDir) || appDir}`);
 
-// 3. create-auth with the defaults (it installs the app's dependencies itself).
-const cliArgs = ['--yes', ...extraArgs];
+// 3. create-auth with both sign-in methods (it installs the app's dependencies itself).
+const cliArgs = ['--yes', '--providers', 'credentials,idp', ...extraArgs];
 console.log(`demo: running create-auth ${cliArgs.join(' ')} (${path.relative(repoRoot, cliBin)})...\n`);
 const cli = await runCli(appDir, cliArgs, { echo: true });
 if (cli.exitCode !== 0) fail(`create-auth exited with code ${cli.exitCode}`);
@@ -60,7 +62,21 @@ if (!existsSync(path.join(appDir, 'node_modules', '.bin', 'vite'))) {
 	await install(appDir, { echo: true }).catch((/** @type {Error} */ error) => fail(error.message));
 }
 
-// 4. vite dev in the foreground.
+// 4. The dev IdP, and its client in the app's .env (the idp keys create-auth left empty).
+const { DEFAULT_CLIENT, DEFAULT_PORT, startDevIdp } = await import(path.join(repoRoot, 'dist', 'dev-idp', 'index.js'));
+const idp = await startDevIdp({ port: DEFAULT_PORT }).catch((/** @type {Error} */ error) =>
+	fail(`cannot start the dev IdP on port ${DEFAULT_PORT}: ${error.message}`)
+);
+if (existsSync(path.join(appDir, '.env'))) {
+	await setEnv(path.join(appDir, '.env'), {
+		AUTH_IDP_ISSUER: idp.issuer,
+		AUTH_IDP_ID: DEFAULT_CLIENT.clientId,
+		AUTH_IDP_SECRET: DEFAULT_CLIENT.clientSecret,
+		AUTH_IDP_TENANT_ID: 'dev'
+	});
+}
+
+// 5. vite dev in the foreground.
 const url = `http://127.0.0.1:${PORT}`;
 const vite = spawn(localBin(appDir, 'vite'), ['dev', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], {
 	cwd: appDir,
@@ -70,6 +86,7 @@ const vite = spawn(localBin(appDir, 'vite'), ['dev', '--host', '127.0.0.1', '--p
 let exited = false;
 vite.on('exit', (code, signal) => {
 	exited = true;
+	void idp.stop();
 	process.exitCode = code ?? (signal ? 0 : 1);
 });
 vite.on('error', (error) => fail(`cannot start vite: ${error.message}`));
@@ -83,7 +100,7 @@ if (await waitForHttp(`${url}/`, { timeout: 60_000, until: () => exited })) {
 	console.log(`
 Demo app: ${url}
   ${url}/signup   create an account
-  ${url}/signin   sign in
+  ${url}/signin   sign in, with the password or through the dev IdP (${idp.user.email} / ${idp.password})
   ${url}/account  a guarded page (redirects to sign-in when signed out)
   ${url}/signout  sign out
 The app is in ${path.relative(process.cwd(), appDir) || appDir}; edit it freely. Ctrl-C stops the server.

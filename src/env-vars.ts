@@ -1,4 +1,5 @@
 import type { Answers } from './answers.js';
+import { findProvider } from './providers/index.js';
 
 /** An environment variable the generated code reads. */
 export interface AuthEnvVar {
@@ -13,7 +14,8 @@ export interface AuthEnvVar {
 
 /**
  * Every variable the generated `src/auth.ts` reads for these answers, in the order it reads
- * them (the adapter is declared before the config). One list serves `.env`, `.env.example`,
+ * them (the adapter and the providers are declared before the config; a provider's variables
+ * are written empty to `.env`, for the user to fill in). One list serves `.env`, `.env.example`,
  * `src/env.ts` (explicit environment variables) and the names imported from `$app/env/private`,
  * so they cannot disagree; and `sv migrate sveltekit-3`, which imports the names in the order
  * they are used, rewrites a SvelteKit 2 `src/auth.ts` into exactly the SvelteKit 3 one.
@@ -25,6 +27,9 @@ export function authEnvVars(answers: Answers, authSecret: string): AuthEnvVar[] 
 		...(answers.adapter === 'sqlite'
 			? [{ key: 'AUTH_SQLITE_FILE', description: 'SQLite file holding users, accounts and sessions.', value: 'auth.sqlite', example: 'auth.sqlite' }]
 			: []),
+		...answers.providers.flatMap((id) =>
+			(findProvider(id)?.env ?? []).map(({ key, description }) => ({ key, description, value: '', example: '' }))
+		),
 		{
 			key: 'AUTH_SECRET',
 			description: 'Encrypts session cookies; at least 32 random characters. Keep it secret.',

@@ -83,6 +83,7 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 		expect(pkg.dependencies).toEqual({
 			'better-sqlite3': base.tool.devDependencies['better-sqlite3'],
 			jose: base.tool.devDependencies.jose,
+			'oauth-1.0a': base.tool.devDependencies['oauth-1.0a'],
 			oauth4webapi: base.tool.devDependencies.oauth4webapi
 		});
 		expect(pkg.devDependencies['@types/better-sqlite3']).toBe(base.tool.devDependencies['@types/better-sqlite3']);
@@ -227,5 +228,74 @@ describe('planInit for each SvelteKit shape', () => {
 	it('plans zero writes when run again in a SvelteKit 3 app', () => {
 		const first = planInit({ ...base, project: kit3 });
 		expect(planInit({ ...base, project: applied(kit3, first) }).operations).toEqual([]);
+	});
+});
+
+describe('planInit with OAuth providers', () => {
+	const contentOf = (plan: Plan, path: string) => plan.operations.find((op) => op.path === path)?.content ?? '';
+	const withProviders = (project: Project, ...providers: string[]) =>
+		planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers }, project });
+
+	it("declares each provider before the config, in the order given, and lists them by name", () => {
+		const auth = contentOf(withProviders(fixture, 'github', 'credentials', 'google', 'oidc', 'social'), 'src/auth.ts');
+		const order = ['const github = GitHub(', 'const credentials = Credentials(', 'const google = Google(', 'const oidc = OIDC(', 'const social = Social(', 'SvelteKitAuth('];
+		const positions = order.map((text) => auth.indexOf(text));
+		expect(positions.every((position) => position > 0)).toBe(true);
+		expect(positions).toEqual([...positions].sort((a, b) => a - b));
+		expect(auth).toContain('providers: [github, credentials, google, oidc, social]');
+		expect(auth).toContain('clientId: env.AUTH_SOCIAL_ID, clientSecret: env.AUTH_SOCIAL_SECRET');
+		expect(auth).toContain("import GitHub from '$lib/server/auth/providers/github';");
+		expect(auth).toContain('clientId: env.AUTH_GOOGLE_ID, clientSecret: env.AUTH_GOOGLE_SECRET');
+		expect(auth).not.toContain('refreshAccessToken');
+	});
+
+	it("writes idp's recommended configuration: endpoints, conform hook, client_secret_post, the refresh and session callbacks", () => {
+		const auth = contentOf(withProviders(fixture, 'credentials', 'idp'), 'src/auth.ts');
+		expect(auth).toContain("import Idp, { withoutWwwAuthenticate } from '$lib/server/auth/providers/idp';");
+		expect(auth).toContain("import { refreshAccessToken, SvelteKitAuth } from '$lib/server/auth';");
+		expect(auth).toContain("params: { scope: 'offline_access email openid profile', tenantId: env.AUTH_IDP_TENANT_ID }");
+		expect(auth).toContain('userinfo: `${env.AUTH_IDP_ISSUER}/oauth2/userinfo`,');
+		expect(auth).toContain('token: { url: `${env.AUTH_IDP_ISSUER}/oauth2/token`, conform: withoutWwwAuthenticate },');
+		expect(auth).toContain("client: { token_endpoint_auth_method: 'client_secret_post' }");
+		expect(auth).toContain("return token.provider === 'idp' ? refreshAccessToken(idp, token) : token;");
+		expect(auth).toContain('delete fields.refresh_token;');
+		expect(auth).toContain('export const { handle, signIn, signOut, getProviders } = SvelteKitAuth(');
+	});
+
+	it('gives the sign-in page a load with the provider buttons only when a provider needs one', () => {
+		expect(contentOf(withProviders(fixture, 'credentials', 'github'), 'src/routes/signin/+page.server.ts')).toContain(
+			'export const load: PageServerLoad = async (event) => ({ providers: await getProviders(event) });'
+		);
+		expect(contentOf(withProviders(fixture, 'credentials'), 'src/routes/signin/+page.server.ts')).not.toContain('load');
+		expect(paths(withProviders(fixture, 'github'))).not.toContain('src/routes/signup/+page.svelte');
+	});
+
+	it('writes the provider variables empty to .env, after the adapter and before AUTH_SECRET, and documents them', () => {
+		const plan = withProviders(fixture, 'credentials', 'idp');
+		const keys = (text: string) => [...text.matchAll(/^([A-Z_]+)=/gm)].map((match) => match[1]);
+		expect(keys(contentOf(plan, '.env'))).toEqual(['AUTH_SQLITE_FILE', 'AUTH_IDP_ISSUER', 'AUTH_IDP_ID', 'AUTH_IDP_SECRET', 'AUTH_IDP_TENANT_ID', 'AUTH_SECRET']);
+		expect(contentOf(plan, '.env')).toMatch(/^AUTH_IDP_SECRET=$/m);
+		expect(keys(contentOf(plan, '.env.example'))).toEqual(expect.arrayContaining(['AUTH_IDP_ISSUER', 'AUTH_IDP_TENANT_ID']));
+	});
+
+	it('SvelteKit 3: imports the provider variables from $app/env/private, declares them in src/env.ts, augments #lib modules', () => {
+		const plan = withProviders(kit3, 'credentials', 'idp');
+		expect(contentOf(plan, 'src/auth.ts')).toContain(
+			"import { AUTH_SQLITE_FILE, AUTH_IDP_ISSUER, AUTH_IDP_ID, AUTH_IDP_SECRET, AUTH_IDP_TENANT_ID, AUTH_SECRET, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';"
+		);
+		expect(contentOf(plan, 'src/env.ts')).toContain('\tAUTH_IDP_TENANT_ID: {\n\t\tpublic: false,');
+		const appTypes = contentOf(plan, 'src/app.d.ts');
+		expect(appTypes).toContain("declare module '#lib/auth/types.js' {");
+		expect(appTypes).toContain("declare module '#lib/server/auth/config.js' {");
+		expect(parseManifest(contentOf(plan, MANIFEST_PATH))!.files['src/app.d.ts']).toEqual({
+			strategy: 'patch',
+			edits: ['App.Locals.auth', 'App.PageData.session', 'Session: idp token fields', 'JWT: idp token fields']
+		});
+	});
+
+	it('plans zero writes when run again with idp', () => {
+		const first = withProviders(fixture, 'credentials', 'idp');
+		const again = planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers: ['credentials', 'idp'] }, project: applied(fixture, first) });
+		expect(again.operations).toEqual([]);
 	});
 });

@@ -3,6 +3,7 @@ import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
 import { addEnvEntries, addMissingLines } from './edits/env.js';
 import { addEnvVariables } from './edits/env-module.js';
+import { addTokenTypes } from './edits/token-types.js';
 import { composeHooks } from './edits/hooks.js';
 import { addDependencies, addSubpathImports } from './edits/package-json.js';
 import { authEnvVars } from './env-vars.js';
@@ -42,7 +43,7 @@ export interface Plan {
 
 /** Runtime npm packages, by when they are needed; ranges come from create-auth's package.json. */
 const RUNTIME_PACKAGES = {
-	dependencies: { always: ['jose', 'oauth4webapi'], sqlite: ['better-sqlite3'] },
+	dependencies: { always: ['jose', 'oauth-1.0a', 'oauth4webapi'], sqlite: ['better-sqlite3'] },
 	devDependencies: { always: [], sqlite: ['@types/better-sqlite3'] }
 } as const;
 
@@ -50,6 +51,7 @@ const RUNTIME_PACKAGES = {
 const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
 const LAYOUT_EDITS = ['load: session'];
 const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
+const TOKEN_TYPES_EDITS = ['Session: idp token fields', 'JWT: idp token fields'];
 
 /**
  * Turns (project, answers, tool version) into file operations. Pure: the same input gives the
@@ -129,14 +131,22 @@ export function planInit(input: PlanInput): Plan {
 	else if (project.files[layoutPath]!.includes('locals.auth()')) patch(layoutPath, project.files[layoutPath]!, LAYOUT_EDITS);
 	else pending(`Return the session from your root layout load in ${layoutPath}: session: await event.locals.auth()`);
 
-	// App types.
+	// App types; with idp, the token fields its callbacks keep on Session and JWT.
 	const appTypes = project.files['src/app.d.ts'];
-	if (appTypes === undefined) patch('src/app.d.ts', render('app.d.ts.hbs', context), APP_TYPES_EDITS);
-	else {
-		const result = addAppTypes(appTypes, libSpecifier('auth/index', project.kit.libImports));
-		pending(result.pending);
-		patch('src/app.d.ts', result.content, result.pending ? [] : APP_TYPES_EDITS);
+	const typed =
+		appTypes === undefined
+			? { content: render('app.d.ts.hbs', context) }
+			: addAppTypes(appTypes, libSpecifier('auth/index', project.kit.libImports));
+	pending(typed.pending);
+	const appTypesEdits = typed.pending ? [] : [...APP_TYPES_EDITS];
+	if (answers.providers.includes('idp')) {
+		const lib = (module: string) => libSpecifier(module, project.kit.libImports);
+		const tokens = addTokenTypes(typed.content, { session: lib('auth/types'), jwt: lib('server/auth/config') });
+		pending(tokens.pending);
+		typed.content = tokens.content;
+		if (!tokens.pending) appTypesEdits.push(...TOKEN_TYPES_EDITS);
 	}
+	patch('src/app.d.ts', typed.content, appTypesEdits);
 
 	// Environment: a fresh secret in .env (never overwritten), every variable documented in
 	// .env.example, and declared in src/env.ts where the app has explicit environment variables.

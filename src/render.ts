@@ -2,6 +2,7 @@ import Handlebars from 'handlebars';
 import type { Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import type { KitShape } from './kit.js';
+import { findProvider, type ProviderImport } from './providers/index.js';
 
 /**
  * What templates see: flags to branch on with `{{#if}}` and lists for `{{#each}}`, derived
@@ -9,6 +10,12 @@ import type { KitShape } from './kit.js';
  */
 export interface TemplateContext {
 	providers: Record<string, true>;
+	/** The chosen providers in the order given: each one's declaration partial, listed by `id`. */
+	providerList: Array<{ id: string; partial: string }>;
+	/** The imports the chosen providers' declarations need, ordered by module. */
+	imports: ProviderImport[];
+	/** Some provider signs in through a redirect (OAuth 2 / OpenID Connect). */
+	oauth: boolean;
 	adapters: Record<string, true>;
 	strategy: Answers['strategy'];
 	protect: string[];
@@ -34,8 +41,12 @@ export interface TemplateContext {
  * @param names the variables `src/auth.ts` reads, in that order (see `authEnvVars`)
  */
 export function templateContext(answers: Answers, kit: KitShape, names: readonly string[]): TemplateContext {
+	const scaffolds = answers.providers.flatMap((id) => findProvider(id) ?? []);
 	return {
 		providers: Object.fromEntries(answers.providers.map((id) => [id, true])),
+		providerList: scaffolds.map(({ id }) => ({ id, partial: `providers/${id}` })),
+		imports: scaffolds.flatMap((scaffold) => scaffold.imports).sort((a, b) => a.module.localeCompare(b.module)),
+		oauth: scaffolds.some((scaffold) => scaffold.type === 'oauth'),
 		adapters: { [answers.adapter]: true },
 		strategy: answers.strategy,
 		protect: answers.protect,

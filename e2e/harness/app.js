@@ -439,7 +439,7 @@ function parseSvelteCheck(text) {
  * A TCP port that was free on 127.0.0.1 a moment ago (listen on port 0, read it, close).
  * @returns {Promise<number>}
  */
-function freePort() {
+export function freePort() {
 	return new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();
@@ -450,6 +450,22 @@ function freePort() {
 			server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
 		});
 	});
+}
+
+/**
+ * Sets `KEY=value` lines in an app's dotenv file: a line defining the key is replaced (other
+ * lines stay as they are), a missing key is appended.
+ * @param {string} file
+ * @param {Record<string, string>} values
+ * @returns {Promise<void>}
+ */
+export async function setEnv(file, values) {
+	let text = await fs.readFile(file, 'utf8');
+	for (const [key, value] of Object.entries(values)) {
+		const line = new RegExp(`^${key}=.*$`, 'm');
+		text = line.test(text) ? text.replace(line, `${key}=${value}`) : `${text.replace(/\n?$/, '\n')}${key}=${value}\n`;
+	}
+	await fs.writeFile(file, text);
 }
 
 /** @param {number} ms */

@@ -1,4 +1,4 @@
-import type { Cookies, RequestEvent } from '@sveltejs/kit';
+import { isRedirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
 
 /**
  * A browser's cookie jar across requests, for tests that drive the runtime through several
@@ -45,4 +45,19 @@ export function requestEvent(url: string, jar: Jar, options: { form?: Record<str
 		headers: body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }
 	});
 	return { url: new URL(url), request, cookies: jar.cookies(), locals: {} } as unknown as RequestEvent;
+}
+
+/**
+ * Runs `fn` (an action, or `handle`), which must end the request with SvelteKit's `redirect()`.
+ * @returns the redirect's status and location
+ * @throws what `fn` threw when it is not a redirect, or an Error when nothing was thrown
+ */
+export async function redirectOf(fn: () => unknown): Promise<{ status: number; location: string }> {
+	try {
+		await fn();
+	} catch (err) {
+		if (isRedirect(err)) return { status: err.status, location: err.location };
+		throw err;
+	}
+	throw new Error('expected a redirect');
 }

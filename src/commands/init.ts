@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as prompts from '@clack/prompts';
 import { createTwoFilesPatch } from 'diff';
-import { equivalentCommand, validateAnswers } from '../answers.js';
+import { equivalentCommand, validateAnswers, type Answers } from '../answers.js';
 import { applyOperations } from '../apply.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
@@ -9,6 +9,7 @@ import { installDependencies } from '../install.js';
 import { missingNode } from '../kit.js';
 import { planInit, type Plan } from '../plan.js';
 import { detectProject } from '../project.js';
+import { findProvider } from '../providers/index.js';
 
 /** Options of `create-auth [options]`, as commander parses them. */
 export interface InitOptions extends GivenAnswers {
@@ -88,13 +89,30 @@ export async function init(options: InitOptions): Promise<number> {
 	const steps = [
 		...(neededNode ? [`Switch to Node ${neededNode} or later (nvm install 22, for example).`] : []),
 		...(installNow || !dependenciesChanged ? [] : [`${project.packageManager} install`]),
+		...oauthSteps(answers),
 		`${project.packageManager} run dev`,
-		'Open /signup to create an account, then /account.',
+		answers.providers.includes('credentials') ? 'Open /signup to create an account, then /account.' : 'Open /signin, then /account.',
 		'In production, set AUTH_SECRET in the server environment (a build does not carry .env).'
 	];
 	prompts.note(steps.join('\n'), 'Next steps');
 	if (interactive) prompts.outro(`Next time, without prompts:\n  ${equivalentCommand(answers)}`);
 	return 0;
+}
+
+/**
+ * For each OAuth provider: the callback URL to register (on the dev server's origin) and the
+ * `.env` keys to fill in, which create-auth left empty.
+ */
+function oauthSteps(answers: Answers): string[] {
+	return answers.providers.flatMap((id) => {
+		const scaffold = findProvider(id);
+		if (scaffold?.type !== 'oauth') return [];
+		const keys = scaffold.env.map((variable) => variable.key).join(', ');
+		return [
+			`${scaffold.label}: register the callback URL http://localhost:5173/auth/callback/${id} and fill ${keys} in .env.`,
+			...(scaffold.tryLocally ? [`  ${scaffold.tryLocally}`] : [])
+		];
+	});
 }
 
 function plainProgress(): Pick<ReturnType<typeof prompts.spinner>, 'start' | 'stop' | 'error'> {

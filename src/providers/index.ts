@@ -1,12 +1,17 @@
 import { credentials } from './credentials.js';
+import { github } from './github.js';
+import { google } from './google.js';
+import { idp } from './idp.js';
+import { oidc } from './oidc.js';
+import { social } from './social.js';
 import type { ProviderScaffold } from './types.js';
 
 /** Every provider id the CLI can scaffold, in prompt order. */
-export const PROVIDERS: readonly ProviderScaffold[] = [credentials];
+export const PROVIDERS: readonly ProviderScaffold[] = [credentials, idp, social, github, google, oidc];
 
 /** The scaffold for `id`, or undefined for an id the CLI does not know. */
 export function findProvider(id: string): ProviderScaffold | undefined {
 	return PROVIDERS.find((provider) => provider.id === id);
 }
 
-export type { ProviderScaffold } from './types.js';
+export type { ProviderEnvVar, ProviderImport, ProviderScaffold } from './types.js';

@@ -13,8 +13,10 @@ const toUser = (user: AdapterUser): User => ({ id: user.id, name: user.name ?? n
  * 1. the account is already linked → its user;
  * 2. someone is signed in (`currentUserId`) → the account is linked to them;
  * 3. a user has the profile's email → linked only if the provider sets
- *    `allowDangerousEmailAccountLinking`, else {@link OAuthAccountNotLinked};
- * 4. otherwise a new user (`emailVerified` null) and the account linked to it.
+ *    `allowDangerousEmailAccountLinking`, else {@link OAuthAccountNotLinked} (a profile without
+ *    email, such as the social provider's over OAuth 2, skips this step);
+ * 4. otherwise a new user (`emailVerified` null; `email` null when the profile has none) and
+ *    the account linked to it.
  * @throws {OAuthAccountNotLinked} case 3 without the opt-in.
  * @throws {MissingAdapter} the adapter lacks a method this needs (the message names it).
  * @see spec/interface.md "Authentication" rule 9, "States and transitions" rule 4
@@ -50,7 +52,7 @@ export async function userForAccount(
 	}
 	const created = await need(config, 'createUser')({
 		id: crypto.randomUUID(),
-		email: email ?? '',
+		email: email ?? null,
 		emailVerified: null,
 		name: profileUser.name ?? null,
 		image: profileUser.image ?? null

@@ -3,6 +3,8 @@ import { redirect, type Action, type RequestEvent } from '@sveltejs/kit';
 import type { Account, ResolvedConfig } from './config.js';
 import { CallbackRouteError, CredentialsSignin, InvalidProvider, OAuthSignInError, UntrustedHost } from './errors.js';
 import { authorizationUrl } from './oauth/authorize.js';
+import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
+import { isOAuth1Provider } from './oauth1/types.js';
 import { isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
 import { endSession } from './session.js';
@@ -39,13 +41,18 @@ async function credentialsSignIn(event: RequestEvent, config: ResolvedConfig, pr
 }
 
 /**
- * OAuth sign-in start: the authorization request URL (the flow cookie is set).
+ * OAuth sign-in start: the authorization request URL (the flow cookie is set). For OAuth 1.0a,
+ * the temporary credentials are requested first.
  * @throws {UntrustedHost} no trusted origin for the redirect URI.
- * @throws {OAuthSignInError} discovery failed or the provider is misconfigured.
+ * @throws {OAuthSignInError} discovery or the temporary credential request failed, or the
+ *   provider is misconfigured.
  */
 async function oauthSignIn(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, callbackUrl: string | undefined) {
 	try {
-		return await authorizationUrl(event, config, provider, callbackUrl && (await redirectTarget(event, config, callbackUrl)));
+		const redirectTo = callbackUrl && (await redirectTarget(event, config, callbackUrl));
+		return isOAuth1Provider(provider)
+			? await oauth1AuthorizationUrl(event, config, provider, redirectTo)
+			: await authorizationUrl(event, config, provider, redirectTo);
 	} catch (err) {
 		if (err instanceof UntrustedHost) throw err;
 		throw new OAuthSignInError(`Starting the ${provider.id} sign-in failed.`, { provider: provider.id, err: err as Error });

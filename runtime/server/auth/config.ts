@@ -1,8 +1,9 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
-import { InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
-import type { AccountTokens, Profile, Provider, ProviderConfig, ProviderType } from './providers/types.js';
+import { endpointUrl } from './oauth/client.js';
+import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
+import { isOAuthProvider, type AccountTokens, type OAuthConfig, type Profile, type Provider, type ProviderConfig, type ProviderType } from './providers/types.js';
 
 /**
  * The decrypted session cookie. `sub` is the user id; `iat` / `exp` are epoch seconds.
@@ -142,8 +143,19 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 	if (strategy === 'database' && !config.adapter) {
 		throw new MissingAdapter('The database session strategy needs an `adapter`.');
 	}
+	const providers = config.providers.map((provider) => (typeof provider === 'function' ? provider() : provider));
+	const logger: Logger = { error: (error) => console.error(error), ...config.logger };
+	for (const provider of providers.filter(isOAuthProvider)) {
+		const missing = missingSettings(provider);
+		if (missing.length === 0) continue;
+		logger.error(
+			new InvalidProvider(
+				`Provider "${provider.id}" has no ${missing.join(' and no ')}: signing in with it fails until they are set (the generated src/auth.ts reads them from .env).`
+			)
+		);
+	}
 	return {
-		providers: config.providers.map((provider) => (typeof provider === 'function' ? provider() : provider)),
+		providers,
 		adapter: config.adapter,
 		secrets,
 		trustHost: config.trustHost ?? false,
@@ -154,7 +166,13 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 		pages: { signIn: config.pages?.signIn ?? '/signin', signOut: config.pages?.signOut ?? '/signout' },
 		basePath: (config.basePath ?? '/auth').replace(/\/+$/, ''),
 		callbacks: config.callbacks ?? {},
-		logger: { error: (error) => console.error(error), ...config.logger },
+		logger,
 		useSecureCookies: config.useSecureCookies
 	};
+}
+
+/** What an OAuth provider lacks to run a flow: a client id, and an issuer or its endpoints. */
+function missingSettings(provider: OAuthConfig): string[] {
+	const located = provider.issuer || provider.wellKnown || (endpointUrl(provider.authorization) && endpointUrl(provider.token));
+	return [...(provider.clientId ? [] : ['clientId']), ...(located ? [] : ['issuer'])];
 }

@@ -34,6 +34,7 @@ export type {
 	UserinfoEndpointConfig
 } from './providers/types.js';
 export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './oauth/refresh.js';
+export type { OAuth1Config } from './oauth1/types.js';
 export {
 	AccessDenied,
 	AuthError,

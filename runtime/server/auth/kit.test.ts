@@ -1,5 +1,6 @@
-import { isRedirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
+import type { Cookies, RequestEvent } from '@sveltejs/kit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { redirectOf } from '../../test/event.js';
 import type { Adapter, AdapterSession } from './adapters/types.js';
 import type { JWT, SvelteKitAuthConfig } from './config.js';
 import { CredentialsSignin, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
@@ -7,6 +8,7 @@ import { encodeToken } from './jwt.js';
 import { SvelteKitAuth } from './kit.js';
 import Credentials from './providers/credentials.js';
 import GitHub from './providers/github.js';
+import Idp from './providers/idp.js';
 
 const secret = 's'.repeat(32);
 const T0 = Date.parse('2025-01-01T00:00:00Z');
@@ -49,16 +51,6 @@ async function runHandle(auth: ReturnType<typeof SvelteKitAuth>, event: RequestE
 	await auth.handle({ event, resolve: async () => new Response('ok') });
 }
 
-/** Runs an action and returns the 303 it throws as { status, location }. */
-async function redirectOf(run: () => unknown) {
-	try {
-		await run();
-	} catch (err) {
-		if (isRedirect(err)) return { status: err.status, location: err.location };
-		throw err;
-	}
-	throw new Error('expected a redirect');
-}
 
 beforeEach(() => {
 	vi.useFakeTimers();
@@ -359,5 +351,25 @@ describe('getProviders', () => {
 			{ id: 'credentials', name: 'Credentials', type: 'credentials', signinUrl: '/signin', callbackUrl: 'https://app.example/auth/callback/credentials' }
 		]);
 		expect(JSON.stringify(list)).not.toContain('do-not-leak');
+	});
+});
+
+describe('an OAuth provider whose settings are still empty (a fresh .env)', () => {
+	const unconfigured = () => Idp({ issuer: undefined, clientId: undefined, clientSecret: undefined, tenantId: undefined });
+
+	it('is named in one error log at startup, and the rest of the app works', async () => {
+		const auth = SvelteKitAuth(config({ providers: [config().providers[0]!, unconfigured()] }));
+		expect(logger.error).toHaveBeenCalledTimes(1);
+		expect(logger.error.mock.calls[0]![0]).toMatchObject({ type: 'InvalidProvider', message: expect.stringMatching(/"idp" has no clientId and no issuer/) });
+		const { event } = fakeEvent('http://localhost/signin', {}, { providerId: 'credentials', email: 'a@b.c', password: 'right' });
+		expect(await redirectOf(() => auth.signIn(event))).toMatchObject({ status: 303, location: '/' });
+	});
+
+	it('a sign-in through it ends on the sign-in page with an error, not a 500', async () => {
+		const auth = SvelteKitAuth(config({ trustHost: true, providers: [unconfigured()] }));
+		const { event } = fakeEvent('http://localhost/signin', {}, { providerId: 'idp' });
+		const { status, location } = await redirectOf(() => auth.signIn(event));
+		expect(status).toBe(303);
+		expect(location).toMatch(/^\/signin\?error=/);
 	});
 });

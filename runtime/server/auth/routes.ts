@@ -4,6 +4,8 @@ import { userForAccount } from './accounts.js';
 import type { ResolvedConfig } from './config.js';
 import { OAuthCallbackError } from './errors.js';
 import { finishAuthorization } from './oauth/callback.js';
+import { finishOAuth1Authorization } from './oauth1/callback.js';
+import { isOAuth1Provider } from './oauth1/types.js';
 import { isOAuthProvider } from './providers/types.js';
 import { readSession } from './session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
@@ -20,7 +22,8 @@ export function callbackProvider(url: URL, config: ResolvedConfig) {
 }
 
 /**
- * Answers an OAuth callback (GET, or POST for `response_mode=form_post`) with a 303: to where
+ * Answers an OAuth callback (GET, or POST for `response_mode=form_post`; OAuth 1.0a providers
+ * through their own flow, see {@link finishOAuth1Authorization}) with a 303: to where
  * the sign-in was going on success, else to the sign-in page with `?error=<type>`. The user is
  * found or created through the adapter (see {@link userForAccount}); a signed-in user gets the
  * account linked. Every failure is logged in full through `logger.error`.
@@ -30,7 +33,9 @@ export async function oauthCallback(event: RequestEvent, config: ResolvedConfig,
 	const provider = config.providers.filter(isOAuthProvider).find((candidate) => candidate.id === providerId)!;
 	let next: string;
 	try {
-		const { user: profileUser, account, profile, flow } = await finishAuthorization(event, config, provider);
+		const { user: profileUser, account, profile, flow } = isOAuth1Provider(provider)
+			? await finishOAuth1Authorization(event, config, provider)
+			: await finishAuthorization(event, config, provider);
 		const current = config.adapter ? await readSession(event, config) : null;
 		const user = await userForAccount(config, profileUser, account, {
 			allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,

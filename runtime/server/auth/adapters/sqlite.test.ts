@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SQLiteAdapter } from './sqlite.js';
 import type { AdapterAuthenticator, AdapterUser } from './types.js';
@@ -151,8 +152,117 @@ describe('SQLiteAdapter', () => {
 		expect(() => SQLiteAdapter({ filename }).updateAuthenticatorCounter('nope', 1)).toThrow();
 	});
 
+	it('stores users without an email, any number of them', () => {
+		const adapter = SQLiteAdapter({ filename });
+		const noEmail = { id: 'n1', email: null, emailVerified: null, name: 'No Email', image: null };
+		expect(adapter.createUser(noEmail)).toEqual(noEmail);
+		expect(adapter.createUser({ ...noEmail, id: 'n2' })).toEqual({ ...noEmail, id: 'n2' });
+	});
+
+	it('stores OAuth 1.0a token credentials (oauth_token, oauth_token_secret) on accounts', () => {
+		const adapter = SQLiteAdapter({ filename });
+		adapter.createUser(alice);
+		const account = { userId: 'u1', type: 'oauth', provider: 'social', providerAccountId: '12', oauth_token: 't', oauth_token_secret: 's' } as const;
+		adapter.linkAccount(account);
+		expect(adapter.getAccount('12', 'social')).toEqual(account);
+	});
+
 	it('keeps data across adapters opened on the same file', () => {
 		SQLiteAdapter({ filename }).createUser(alice);
 		expect(SQLiteAdapter({ filename }).getUser('u1')).toEqual(alice);
+	});
+});
+
+/** The tables as create-auth 0.1.0 made them: email NOT NULL, no OAuth 1.0a columns. */
+const OLD_SCHEMA = `
+CREATE TABLE auth_users (
+	id TEXT PRIMARY KEY NOT NULL,
+	name TEXT,
+	email TEXT NOT NULL UNIQUE,
+	emailVerified INTEGER,
+	image TEXT
+);
+CREATE TABLE auth_accounts (
+	userId TEXT NOT NULL REFERENCES auth_users(id) ON DELETE CASCADE,
+	type TEXT NOT NULL,
+	provider TEXT NOT NULL,
+	providerAccountId TEXT NOT NULL,
+	refresh_token TEXT,
+	access_token TEXT,
+	expires_at INTEGER,
+	token_type TEXT,
+	scope TEXT,
+	id_token TEXT,
+	session_state TEXT,
+	password_hash TEXT,
+	PRIMARY KEY (provider, providerAccountId)
+);
+CREATE TABLE auth_sessions (
+	sessionToken TEXT PRIMARY KEY NOT NULL,
+	userId TEXT NOT NULL REFERENCES auth_users(id) ON DELETE CASCADE,
+	expires INTEGER NOT NULL
+);
+`;
+
+describe('SQLiteAdapter on a file of an older version', () => {
+	/** An old file with alice, her account and session, a column and an index the app added. */
+	function oldFile() {
+		const db = new Database(filename);
+		db.pragma('foreign_keys = ON');
+		db.exec(OLD_SCHEMA);
+		db.exec('ALTER TABLE auth_users ADD COLUMN plan TEXT');
+		db.exec('CREATE INDEX auth_users_plan ON auth_users(plan)');
+		db.prepare("INSERT INTO auth_users (id, name, email, emailVerified, image, plan) VALUES ('u1', 'Alice', 'alice@example.com', NULL, NULL, 'pro')").run();
+		db.prepare("INSERT INTO auth_accounts (userId, type, provider, providerAccountId) VALUES ('u1', 'oidc', 'idp', 'sub-1')").run();
+		db.prepare("INSERT INTO auth_sessions (sessionToken, userId, expires) VALUES ('s1', 'u1', ?)").run(Date.parse('2025-02-01'));
+		db.close();
+	}
+	const columns = (db: Database.Database, table: string) => db.pragma(`table_info(${table})`) as { name: string; notnull: number }[];
+
+	it('opens it, keeps its users, accounts and sessions, and then accepts a user without email', () => {
+		oldFile();
+		const adapter = SQLiteAdapter({ filename });
+		expect(adapter.getUser('u1')).toEqual(alice);
+		expect(adapter.getAccount('sub-1', 'idp')).toEqual({ userId: 'u1', type: 'oidc', provider: 'idp', providerAccountId: 'sub-1' });
+		expect(adapter.getSessionAndUser('s1')).toEqual({ session: { sessionToken: 's1', userId: 'u1', expires: new Date('2025-02-01') }, user: alice });
+		const noEmail = { id: 'n1', email: null, emailVerified: null, name: 'No Email', image: null };
+		expect(adapter.createUser(noEmail)).toEqual(noEmail);
+		expect(adapter.createUser({ ...noEmail, id: 'n2' })).toEqual({ ...noEmail, id: 'n2' });
+		expect(() => adapter.createUser({ ...alice, id: 'u3' })).toThrow(/UNIQUE/);
+		adapter.linkAccount({ userId: 'n1', type: 'oauth', provider: 'social', providerAccountId: '12', oauth_token: 't', oauth_token_secret: 's' });
+		expect(adapter.getAccount('12', 'social')).toMatchObject({ oauth_token: 't', oauth_token_secret: 's' });
+	});
+
+	it('makes email nullable and adds the OAuth 1.0a columns, keeping what the app added, with foreign keys intact', () => {
+		oldFile();
+		SQLiteAdapter({ filename }).getUser('u1');
+		const db = new Database(filename);
+		expect(columns(db, 'auth_users').find((c) => c.name === 'email')).toMatchObject({ notnull: 0 });
+		expect(columns(db, 'auth_accounts').map((c) => c.name)).toEqual(expect.arrayContaining(['oauth_token', 'oauth_token_secret']));
+		expect(db.prepare("SELECT plan FROM auth_users WHERE id = 'u1'").get()).toEqual({ plan: 'pro' });
+		expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'auth_users_plan'").get()).toEqual({ name: 'auth_users_plan' });
+		expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%migrated%'").all()).toEqual([]);
+		expect(db.pragma('foreign_key_check')).toEqual([]);
+		expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+		db.close();
+		// The accounts still reference the users table: deleting a user cascades.
+		const adapter = SQLiteAdapter({ filename });
+		adapter.deleteUser('u1');
+		expect(adapter.getAccount('sub-1', 'idp')).toBeNull();
+		expect(adapter.getSessionAndUser('s1')).toBeNull();
+	});
+
+	it('migrates once: opening the migrated file again changes nothing', () => {
+		oldFile();
+		SQLiteAdapter({ filename }).getUser('u1');
+		const schemaOf = () => {
+			const db = new Database(filename);
+			const schema = db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all();
+			db.close();
+			return schema;
+		};
+		const migrated = schemaOf();
+		expect(SQLiteAdapter({ filename }).getUser('u1')).toEqual(alice);
+		expect(schemaOf()).toEqual(migrated);
 	});
 });

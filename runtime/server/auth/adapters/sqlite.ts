@@ -17,7 +17,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS auth_users (
 	id TEXT PRIMARY KEY NOT NULL,
 	name TEXT,
-	email TEXT NOT NULL UNIQUE,
+	email TEXT UNIQUE,
 	emailVerified INTEGER,
 	image TEXT
 );
@@ -33,6 +33,8 @@ CREATE TABLE IF NOT EXISTS auth_accounts (
 	scope TEXT,
 	id_token TEXT,
 	session_state TEXT,
+	oauth_token TEXT,
+	oauth_token_secret TEXT,
 	password_hash TEXT,
 	PRIMARY KEY (provider, providerAccountId)
 );
@@ -66,15 +68,57 @@ CREATE INDEX IF NOT EXISTS auth_authenticators_userId ON auth_authenticators(use
 const USER_COLUMNS = ['name', 'email', 'emailVerified', 'image'] as const;
 const ACCOUNT_COLUMNS = [
 	'userId', 'type', 'provider', 'providerAccountId', 'refresh_token', 'access_token', 'expires_at',
-	'token_type', 'scope', 'id_token', 'session_state', 'password_hash'
+	'token_type', 'scope', 'id_token', 'session_state', 'oauth_token', 'oauth_token_secret', 'password_hash'
 ] as const;
+
+/**
+ * Brings a file made by an older version to the current schema; each step is a no-op once done.
+ * - `auth_accounts` gains `oauth_token` / `oauth_token_secret` (OAuth 1.0a accounts).
+ * - `auth_users.email` loses NOT NULL (users whose provider gives no email; UNIQUE allows any
+ *   number of NULLs). SQLite cannot drop a constraint in place, so the table is rebuilt as its
+ *   documentation prescribes (https://www.sqlite.org/lang_altertable.html#otheralter): with
+ *   foreign keys off (else dropping the old table would cascade to accounts and sessions), in
+ *   one transaction, a copy made from the table's own CREATE statement (columns an app added are
+ *   kept), the rows copied, the old table dropped and the copy renamed, its indexes and triggers
+ *   recreated, and `foreign_key_check` run before committing. A CREATE statement in another
+ *   shape than ours is left as it is.
+ */
+function migrate(db: Database.Database): void {
+	const columns = (table: string) => db.pragma(`table_info(${table})`) as { name: string; notnull: number }[];
+	const accountColumns = new Set(columns('auth_accounts').map((column) => column.name));
+	for (const column of ['oauth_token', 'oauth_token_secret']) {
+		if (!accountColumns.has(column)) db.exec(`ALTER TABLE auth_accounts ADD COLUMN ${column} TEXT`);
+	}
+	if (!columns('auth_users').some((column) => column.name === 'email' && column.notnull)) return;
+	const statements = db.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'auth_users' AND type = ? AND sql IS NOT NULL");
+	const schema = (type: string) => (statements.all(type) as { sql: string }[]).map((row) => row.sql);
+	const [create] = schema('table');
+	const nullable = create?.replace(/\bemail\s+TEXT\s+NOT\s+NULL\b/i, 'email TEXT');
+	if (!create || !nullable || nullable === create) return;
+	const dependents = [...schema('index'), ...schema('trigger')];
+	const foreignKeys = db.pragma('foreign_keys', { simple: true }) === 1;
+	db.pragma('foreign_keys = OFF');
+	try {
+		db.transaction(() => {
+			db.exec(nullable.replace(/^CREATE TABLE\s+(IF NOT EXISTS\s+)?["`]?auth_users["`]?/i, 'CREATE TABLE auth_users_migrated'));
+			db.exec('INSERT INTO auth_users_migrated SELECT * FROM auth_users');
+			db.exec('DROP TABLE auth_users');
+			db.exec('ALTER TABLE auth_users_migrated RENAME TO auth_users');
+			for (const sql of dependents) db.exec(sql);
+			const broken = db.pragma('foreign_key_check') as unknown[];
+			if (broken.length > 0) throw new Error(`Making auth_users.email nullable would break ${broken.length} foreign keys.`);
+		})();
+	} finally {
+		if (foreignKeys) db.pragma('foreign_keys = ON');
+	}
+}
 
 type Row = Record<string, unknown>;
 
 const toUser = (row: Row): AdapterUser => ({
 	id: row.id as string,
 	name: row.name as string | null,
-	email: row.email as string,
+	email: row.email as string | null,
 	emailVerified: row.emailVerified === null ? null : new Date(row.emailVerified as number),
 	image: row.image as string | null
 });
@@ -113,8 +157,9 @@ function pick(record: object, columns: readonly string[]): Row {
 
 /**
  * An adapter over SQLite (better-sqlite3) implementing every method of the spec's contract.
- * The file is opened, and the schema created (`IF NOT EXISTS`, WAL, foreign keys on), on the
- * first method call, so importing this module at build time touches nothing. Calls are
+ * The file is opened, the schema created (`IF NOT EXISTS`, WAL, foreign keys on) and a file of
+ * an older version migrated (see {@link migrate}) on the first method call, so importing this
+ * module at build time touches nothing. Calls are
  * synchronous inside; prepared statements are cached per SQL text.
  * @see spec/interface.md "Adapter methods"
  */
@@ -124,10 +169,12 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions): Required<Adapter> 
 
 	function sql(text: string): Database.Statement {
 		if (!db) {
-			db = 'database' in options ? options.database : new Database(options.filename);
-			db.pragma('journal_mode = WAL');
-			db.pragma('foreign_keys = ON');
-			db.exec(SCHEMA);
+			const opened = 'database' in options ? options.database : new Database(options.filename);
+			opened.pragma('journal_mode = WAL');
+			opened.pragma('foreign_keys = ON');
+			opened.exec(SCHEMA);
+			migrate(opened);
+			db = opened;
 		}
 		let statement = statements.get(text);
 		if (!statement) statements.set(text, (statement = db.prepare(text)));

@@ -8,10 +8,14 @@
 /** Awaitable value: T or a promise of T. */
 export type Awaitable<T> = T | PromiseLike<T>;
 
-/** A user row. `emailVerified` is null until the first email sign-in. */
+/**
+ * A user row. `emailVerified` is null until the first email sign-in. `email` is null for a user
+ * whose provider gave no address (the social provider over OAuth 2, or over OAuth 1.0a without
+ * the email permission); the spec types it `string`, which such a user cannot have.
+ */
 export interface AdapterUser {
 	id: string;
-	email: string;
+	email: string | null;
 	emailVerified: Date | null;
 	name?: string | null;
 	image?: string | null;
@@ -43,6 +47,10 @@ export interface AdapterAccount {
 	/** Epoch seconds at which `access_token` expires. */
 	expires_at?: number;
 	session_state?: string;
+	/** OAuth 1.0a accounts (RFC 5849 §2.3): the token credentials, in place of `access_token` / `refresh_token`. */
+	oauth_token?: string;
+	/** OAuth 1.0a accounts: the shared secret of `oauth_token`. */
+	oauth_token_secret?: string;
 	/** Password accounts only: `scrypt$N$r$p$salt$hash` (see `passwords.ts`). */
 	password_hash?: string;
 	[key: string]: JsonValue | undefined;

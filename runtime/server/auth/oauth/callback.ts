@@ -6,7 +6,7 @@ import type { Account, ResolvedConfig } from '../config.js';
 import { AccessDenied, AuthError, InvalidCheck, OAuthCallbackError } from '../errors.js';
 import type { OAuthConfig, OIDCConfig, Profile, TokenSet } from '../providers/types.js';
 import { providerClient, type ProviderClient } from './client.js';
-import { takeFlow, type FlowState } from './flow.js';
+import { takeFlowFor, type FlowState } from './flow.js';
 import { normalizeTokens, toUserAndAccount } from './profile.js';
 
 /** What a successful callback yields: the profile's user and account, and the flow it finished. */
@@ -32,8 +32,8 @@ async function callbackParams(event: RequestEvent): Promise<URLSearchParams> {
 	return params;
 }
 
-/** The steps of a callback, named in logs. */
-type Step = 'Discovery' | 'Authorization response' | 'Code exchange' | 'Profile' | 'Profile mapping';
+/** The steps of a callback, named in logs (`Token request` is OAuth 1.0a's, RFC 5849 §2.3). */
+export type Step = 'Discovery' | 'Authorization response' | 'Code exchange' | 'Token request' | 'Profile' | 'Profile mapping';
 
 /**
  * Check failures: "this response is not the one we asked for". In the authorization response
@@ -56,8 +56,12 @@ function classify(err: unknown, provider: string, step: Step): AuthError {
 	return new OAuthCallbackError(`${step} failed: ${(err as Error)?.message ?? String(err)}`, { provider, err: err as Error });
 }
 
-/** Runs `fn`; a failure becomes the error for `step` (see {@link classify}). */
-async function step<T>(provider: string, name: Step, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs one step of a callback; a failure becomes the error type the sign-in page shows:
+ * AuthErrors pass, `access_denied` → AccessDenied, a failed check → InvalidCheck, anything else
+ * → OAuthCallbackError (the original as `cause.err`).
+ */
+export async function step<T>(provider: string, name: Step, fn: () => Promise<T>): Promise<T> {
 	try {
 		return await fn();
 	} catch (err) {
@@ -114,11 +118,7 @@ async function fetchProfile(provider: OAuthConfig, pc: ProviderClient, tokens: T
  */
 export async function finishAuthorization(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig): Promise<CallbackResult> {
 	const params = await callbackParams(event);
-	const flow = await takeFlow(event.cookies, event.url, config);
-	if (!flow) throw new InvalidCheck('The callback came without a valid sign-in flow cookie (expired, or started elsewhere).', { provider: provider.id });
-	if (flow.provider !== provider.id) {
-		throw new InvalidCheck(`The callback is for ${provider.id} but the sign-in was started with ${flow.provider}.`, { provider: provider.id });
-	}
+	const flow = await takeFlowFor(event.cookies, event.url, config, provider.id, 'oauth2');
 	const pc = await step(provider.id, 'Discovery', () => providerClient(provider));
 	const validated = await step(provider.id, 'Authorization response', async () =>
 		oauth.validateAuthResponse(pc.as, pc.client, params, flow.state ?? oauth.expectNoState)

@@ -1,11 +1,14 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { Cookies } from '@sveltejs/kit';
 import type { ResolvedConfig } from '../config.js';
+import { InvalidCheck } from '../errors.js';
 import { seal, unseal } from '../jwt.js';
+import type { Credentials } from '../oauth1/types.js';
 
 /**
- * What a started OAuth sign-in must remember until its callback: the provider it was started
- * for, the check values (`state`, PKCE `codeVerifier`, `nonce`) and where to go afterwards.
+ * What a started sign-in must remember until its callback: the provider it was started for,
+ * where to go afterwards, and the protocol's values: for OAuth 2 the check values (`state`,
+ * PKCE `codeVerifier`, `nonce`), for OAuth 1.0a the temporary credentials.
  */
 export interface FlowState extends Record<string, unknown> {
 	provider: string;
@@ -13,6 +16,11 @@ export interface FlowState extends Record<string, unknown> {
 	state?: string;
 	codeVerifier?: string;
 	nonce?: string;
+	/**
+	 * OAuth 1.0a only: the temporary credentials (RFC 5849 §2.1). The callback's `oauth_token`
+	 * must be this one, and its secret signs the token request.
+	 */
+	temporaryCredentials?: Credentials;
 	/** Validated target after sign-in (a path or an allowed absolute URL). */
 	redirectTo?: string;
 }
@@ -42,11 +50,34 @@ export async function saveFlow(cookies: Cookies, url: URL, config: ResolvedConfi
  * Reads and deletes the flow cookie: a callback uses it once. Null when absent, expired,
  * tampered or sealed with an unknown secret.
  */
-export async function takeFlow(cookies: Cookies, url: URL, config: ResolvedConfig): Promise<FlowState | null> {
+async function takeFlow(cookies: Cookies, url: URL, config: ResolvedConfig): Promise<FlowState | null> {
 	const { name, options } = flowCookie(url, config);
 	const value = cookies.get(name);
 	if (!value) return null;
 	cookies.delete(name, options);
 	const flow = await unseal<FlowState>(value, config.secrets, SALT);
 	return flow && typeof flow.provider === 'string' && typeof flow.redirectUri === 'string' ? flow : null;
+}
+
+/**
+ * {@link takeFlow} for a callback of `provider`, over the protocol it speaks: an OAuth 1.0a
+ * flow carries temporary credentials, an OAuth 2 one none.
+ * @throws {InvalidCheck} no valid flow cookie, a flow started for another provider, or over the
+ *   other protocol (the provider's `version` changed meanwhile).
+ */
+export async function takeFlowFor(
+	cookies: Cookies,
+	url: URL,
+	config: ResolvedConfig,
+	provider: string,
+	protocol: 'oauth1' | 'oauth2'
+): Promise<FlowState> {
+	const flow = await takeFlow(cookies, url, config);
+	if (!flow) throw new InvalidCheck('The callback came without a valid sign-in flow cookie (expired, or started elsewhere).', { provider });
+	if (flow.provider !== provider) {
+		throw new InvalidCheck(`The callback is for ${provider} but the sign-in was started with ${flow.provider}.`, { provider });
+	}
+	const started = flow.temporaryCredentials ? 'oauth1' : 'oauth2';
+	if (started !== protocol) throw new InvalidCheck(`The ${provider} callback is ${protocol} but the sign-in was started over ${started}.`, { provider });
+	return flow;
 }

@@ -1,8 +1,11 @@
-import { isRedirect, type RequestEvent } from '@sveltejs/kit';
+import type { RequestEvent } from '@sveltejs/kit';
 import { decodeJwt, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signInAtDevIdp, startDevIdp, type DevIdp } from '../../../../src/dev-idp/index.js';
-import { Jar, requestEvent } from '../../../test/event.js';
+import { Jar, redirectOf as redirectWith, requestEvent } from '../../../test/event.js';
+
+/** Runs `fn`, which must throw SvelteKit's redirect; returns its location. */
+const redirectOf = async (fn: () => unknown) => (await redirectWith(fn)).location;
 import { SQLiteAdapter } from '../adapters/sqlite.js';
 import type { Account, JWT, SvelteKitAuthConfig } from '../config.js';
 import { SvelteKitAuth } from '../kit.js';
@@ -45,16 +48,6 @@ function auth(provider: Partial<OAuthConfig> = {}, extra: Partial<SvelteKitAuthC
 }
 type Auth = ReturnType<typeof auth>;
 
-/** Runs `fn`, which must throw SvelteKit's redirect; returns its location. */
-async function redirectOf(fn: () => unknown): Promise<string> {
-	try {
-		await fn();
-	} catch (err) {
-		if (isRedirect(err)) return err.location;
-		throw err;
-	}
-	throw new Error('expected a redirect');
-}
 
 /** POSTs the sign-in form for `providerId`; returns the authorization URL it redirects to. */
 const start = (a: Auth, jar: Jar, providerId = 'idp') =>

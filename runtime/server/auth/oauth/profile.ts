@@ -49,13 +49,19 @@ export function normalizeTokens(tokens: TokenSet, now: number): TokenSet {
 }
 
 /**
- * Runs the provider's `profile()` and `account()` (or the defaults) on what the provider sent.
+ * Runs the provider's `profile()` and `account()` on what the provider sent; without them,
+ * {@link defaultProfile} and `keep` (default {@link defaultAccount}; OAuth 1.0a keeps its own).
  * @throws {TypeError} the profile yields no id.
  */
-export async function toUserAndAccount(provider: OAuthConfig, profile: Profile, tokens: TokenSet): Promise<{ user: User; account: Account }> {
+export async function toUserAndAccount(
+	provider: OAuthConfig,
+	profile: Profile,
+	tokens: TokenSet,
+	keep: (tokens: TokenSet) => AccountTokens = defaultAccount
+): Promise<{ user: User; account: Account }> {
 	const user = await (provider.profile ?? defaultProfile)(profile, tokens);
 	if (user.id === undefined || user.id === null || user.id === '') throw new TypeError(`The ${provider.id} profile has no id.`);
-	const fields = (provider.account ?? defaultAccount)(tokens) ?? {};
+	const fields = (provider.account ?? keep)(tokens) ?? {};
 	const account: Account = { ...fields, provider: provider.id, type: provider.type, providerAccountId: String(user.id) };
 	return { user: { ...user, id: String(user.id) }, account };
 }

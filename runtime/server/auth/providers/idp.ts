@@ -30,8 +30,30 @@ export interface IdentityProviderProfile {
 	[claim: string]: any;
 }
 
-/** Options of {@link Idp}: any provider option, `issuer` and `tenantId` required. */
-export type IdpOptions<P extends IdentityProviderProfile> = OAuthUserConfig<P> & { issuer: string; tenantId: string };
+/**
+ * Options of {@link Idp}: any provider option, with `issuer` and `tenantId` required keys.
+ * Their values may be undefined while SvelteKit builds the app (environment variables are read
+ * at run time); a sign-in through a provider still missing them fails with a logged error.
+ */
+export type IdpOptions<P extends IdentityProviderProfile> = OAuthUserConfig<P> & {
+	issuer: string | undefined;
+	tenantId: string | undefined;
+};
+
+/**
+ * The identity provider's token endpoint answers errors with a `WWW-Authenticate` header that
+ * oauth4webapi reads as a challenge to the client's own credentials; a `token.conform` hook that
+ * removes it. A 401 answer is returned unchanged (there the header is meaningful); any other is
+ * rebuilt with the same body, status, status text and headers, less `www-authenticate` (header
+ * names are case-insensitive).
+ * @see spec/interface.md "Recommended identity-provider configuration" (`token.conform`)
+ */
+export function withoutWwwAuthenticate(response: Response): Response {
+	if (response.status === 401 || !response.headers.has('www-authenticate')) return response;
+	const headers = new Headers(response.headers);
+	headers.delete('www-authenticate');
+	return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
 
 /**
  * The `idp` identity provider: OpenID Connect with discovery at `issuer`, the authorization
@@ -41,7 +63,7 @@ export type IdpOptions<P extends IdentityProviderProfile> = OAuthUserConfig<P> &
  * @see spec/interface.md "Provider factory functions", "Authentication" rule 10
  */
 export default function Idp<P extends IdentityProviderProfile>(options: IdpOptions<P>): OIDCConfig<P> {
-	const issuer = options.issuer.replace(/\/+$/, '');
+	const issuer = options.issuer?.replace(/\/+$/, '');
 	return withOptions<P, OIDCConfig<P>>(
 		{
 			id: 'idp',

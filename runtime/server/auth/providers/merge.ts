@@ -17,7 +17,7 @@ function mergeEndpoint<E extends EndpointConfig>(base: string | E | undefined, u
 /**
  * A built-in provider's config with the user's `options` merged over it: plain fields
  * replaced, `authorization` / `token` / `userinfo` merged field by field (their `params` key by
- * key), `style` merged; `options` keeps what the user passed.
+ * key), `client` and `style` merged; `options` keeps what the user passed.
  * @see spec/interface.md "OAuth2Config" (`options`)
  */
 export function withOptions<P extends Profile, C extends OAuthConfig<P>>(builtIn: C, options: OAuthUserConfig<P>): C {
@@ -28,6 +28,7 @@ export function withOptions<P extends Profile, C extends OAuthConfig<P>>(builtIn
 		authorization: mergeEndpoint(builtIn.authorization, options.authorization),
 		token: mergeEndpoint(builtIn.token, options.token),
 		userinfo: mergeEndpoint(builtIn.userinfo, options.userinfo),
+		client: builtIn.client || options.client ? { ...builtIn.client, ...options.client } : undefined,
 		style: { ...builtIn.style, ...options.style },
 		options
 	} as C;

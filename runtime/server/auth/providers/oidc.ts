@@ -7,8 +7,10 @@ import type { OIDCConfig, OIDCUserConfig, Profile } from './types.js';
  * code flow with PKCE, `state` and `nonce`, scope `openid profile email`, the profile from the
  * validated ID token. Defaults: id `oidc`, name `OpenID Connect`; give each instance its own `id`
  * when there are several. The callback URL to register is `<origin>/auth/callback/<id>`.
+ * `issuer` is a required key whose value may be undefined while SvelteKit builds the app; a
+ * sign-in through a provider still missing it fails with a logged error.
  * @see OpenID Connect Core 1.0 §3.1, OpenID Connect Discovery 1.0
  */
-export default function OIDC<P extends Profile = Profile>(options: OIDCUserConfig<P> & { issuer: string }): OIDCConfig<P> {
+export default function OIDC<P extends Profile = Profile>(options: OIDCUserConfig<P> & { issuer: string | undefined }): OIDCConfig<P> {
 	return withOptions<P, OIDCConfig<P>>({ id: 'oidc', name: 'OpenID Connect', type: 'oidc', checks: ['pkce', 'state', 'nonce'] }, options);
 }

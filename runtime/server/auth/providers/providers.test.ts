@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import GitHub from './github.js';
 import Google from './google.js';
-import Idp from './idp.js';
+import Idp, { withoutWwwAuthenticate } from './idp.js';
 import OIDC from './oidc.js';
 import { isDate } from './types.js';
 
@@ -33,6 +33,33 @@ describe('built-in OAuth providers', () => {
 		expect(idp.style).toEqual({ brandColor: '#0f766e', logo: '/acme.svg' });
 		expect(idp.options).toMatchObject({ name: 'Acme login' });
 		expect(idp.type).toBe('oidc');
+	});
+
+	it('merges `client` key by key: a token_endpoint_auth_method keeps the RS256 requirement', () => {
+		const idp = Idp({ issuer: 'https://idp.example', tenantId: 't', client: { token_endpoint_auth_method: 'client_secret_post' } });
+		expect(idp.client).toEqual({ id_token_signed_response_alg: 'RS256', token_endpoint_auth_method: 'client_secret_post' });
+	});
+
+	it('idp: settings still undefined (a build without .env) give a config instead of a crash', () => {
+		const idp = Idp({ issuer: undefined, clientId: undefined, clientSecret: undefined, tenantId: undefined });
+		expect(idp.issuer).toBeUndefined();
+		expect(idp.id).toBe('idp');
+	});
+
+	it('withoutWwwAuthenticate: drops the header (any case) from non-401 answers, keeping body, status and other headers', async () => {
+		const answer = new Response('{"error":"invalid_grant"}', {
+			status: 400,
+			statusText: 'Bad Request',
+			headers: { 'WWW-Authenticate': 'Bearer error="invalid_grant"', 'content-type': 'application/json' }
+		});
+		const conformed = withoutWwwAuthenticate(answer);
+		expect(conformed.headers.has('www-authenticate')).toBe(false);
+		expect(conformed.headers.get('content-type')).toBe('application/json');
+		expect([conformed.status, conformed.statusText]).toEqual([400, 'Bad Request']);
+		expect(await conformed.json()).toEqual({ error: 'invalid_grant' });
+
+		const unauthorized = new Response(null, { status: 401, headers: { 'www-authenticate': 'Basic' } });
+		expect(withoutWwwAuthenticate(unauthorized)).toBe(unauthorized);
 	});
 
 	it('idp profile: the name from given and family names when there is no name', async () => {

@@ -1,0 +1,163 @@
+/**
+ * The `idp` flows an app made with `create-auth --providers credentials,idp` must pass against a
+ * real OpenID provider (the dev IdP, in this test process): the button, the provider's login
+ * page, the session (chunked above 4 KB) across reloads, the token refresh of the recommended
+ * configuration, sign-out, and a broken callback ending on the sign-in page. A test file starts
+ * the dev IdP with {@link startIdpFor} before the app, then calls {@link idpFlows}.
+ */
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { DEFAULT_USER, startDevIdp, type DevIdp } from '../src/dev-idp/index.js';
+import { freePort, setEnv, type Server } from './harness/app.js';
+import type { Browser } from './harness/browser.js';
+
+/** Access tokens live this long, in seconds, so that a test sees one refreshed. */
+const ACCESS_TOKEN_TTL = 4;
+
+/**
+ * The test user, with a picture URL long enough that the session (ID token, access and refresh
+ * tokens, profile) no longer fits in one 4 KB cookie.
+ */
+const USER = { ...DEFAULT_USER, picture: `https://images.example/avatar.png?v=${'a'.repeat(1500)}` };
+
+/** The dev IdP for one app, and the port that app must listen on (its callback URL is registered). */
+export interface AppIdp {
+	idp: DevIdp;
+	port: number;
+}
+
+/**
+ * Starts a dev IdP whose one client is the app to be served on a port chosen now, and fills the
+ * app's `.env` with that client (the `AUTH_IDP_*` keys create-auth left empty) and `AUTH_URL`
+ * (a preview server is not `dev`, so the app trusts no Host header).
+ */
+export async function startIdpFor(appDir: string): Promise<AppIdp> {
+	const port = await freePort();
+	const client = { clientId: 'e2e-app', clientSecret: 'e2e-app-secret', redirectUris: [`http://127.0.0.1:${port}/auth/callback/idp`] };
+	const idp = await startDevIdp({ port: 0, clients: [client], user: USER, accessTokenTtl: ACCESS_TOKEN_TTL });
+	await setEnv(path.join(appDir, '.env'), {
+		AUTH_IDP_ISSUER: idp.issuer,
+		AUTH_IDP_ID: client.clientId,
+		AUTH_IDP_SECRET: client.clientSecret,
+		AUTH_IDP_TENANT_ID: 'e2e',
+		AUTH_URL: `http://127.0.0.1:${port}`
+	});
+	return { idp, port };
+}
+
+/** An app with `credentials,idp`, served on {@link AppIdp.port}, and a browser. */
+export interface IdpApp {
+	server: Server;
+	browser: Browser;
+	idp: DevIdp;
+}
+
+/** The session cookie's chunks (or the whole cookie), as the browser holds them. */
+async function sessionCookies(page: import('playwright-core').Page) {
+	return (await page.context().cookies()).filter((cookie) => cookie.name.startsWith('auth.session-token'));
+}
+
+/**
+ * A field of the session in a `__data.json` answer: SvelteKit's devalue format, where each
+ * node's `data` is a flat array and an object holds the indexes of its values.
+ */
+function sessionField(answer: string, key: string): unknown {
+	for (const node of JSON.parse(answer).nodes as Array<{ data?: unknown[] } | null>) {
+		const values = node?.data ?? [];
+		const holder = values.find((value): value is Record<string, number> => !!value && typeof value === 'object' && key in value);
+		if (holder) return values[holder[key]!];
+	}
+	return undefined;
+}
+
+/**
+ * Registers the flows as tests of the enclosing `describe`.
+ * @param app the app under test; called inside each test, after `beforeAll` has set it up
+ */
+export function idpFlows(app: () => IdpApp): void {
+	it('shows a "Sign in with Identity Provider" button beside the credentials form', async () => {
+		const page = await app().browser.newPage();
+		await page.goto(`${app().server.url}/signin`);
+		expect(await page.getByRole('button', { name: 'Sign in with Identity Provider' }).isVisible()).toBe(true);
+		expect(await page.getByLabel('Email').isVisible()).toBe(true);
+		await page.close();
+	});
+
+	it("signs in on the provider's login page, comes back to the page asked for, keeps a chunked session across a reload, and signs out", async () => {
+		const { server, browser, idp } = app();
+		const context = await browser.newContext(); // signed out, whatever other tests left
+		const page = await context.newPage();
+		await page.goto(`${server.url}/account`);
+		await page.getByRole('button', { name: 'Sign in with Identity Provider' }).click();
+		await page.waitForURL((url) => url.origin === idp.issuer);
+		expect(new URL(page.url()).pathname).toMatch(/^\/interaction\//);
+		expect(await page.getByText('e2e').first().isVisible()).toBe(true); // the tenantId reached the provider
+		await page.getByLabel('Password').fill(idp.password);
+		await page.getByRole('button', { name: 'Sign in' }).click();
+
+		await page.waitForURL(`${server.url}/account`);
+		expect(await page.getByText(`Signed in as ${USER.email}`).isVisible()).toBe(true);
+		const chunks = await sessionCookies(page);
+		expect(chunks.map((cookie) => cookie.name)).toEqual(chunks.map((_, i) => `auth.session-token.${i}`));
+		expect(chunks.length).toBeGreaterThan(1);
+		for (const cookie of chunks) {
+			expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+			expect(cookie.name.length + cookie.value.length).toBeLessThan(4096);
+		}
+		expect((await page.context().cookies()).some((cookie) => cookie.name === 'auth.oauth-flow')).toBe(false);
+
+		await page.reload();
+		expect(new URL(page.url()).pathname).toBe('/account');
+		expect(await page.getByText(`Signed in as ${USER.email}`).isVisible()).toBe(true);
+
+		await page.getByRole('button', { name: 'Sign out' }).click();
+		await page.waitForURL((url) => url.pathname === '/');
+		expect(await sessionCookies(page)).toEqual([]);
+		await page.goto(`${server.url}/account`);
+		expect(new URL(page.url()).pathname).toBe('/signin');
+		await context.close();
+	});
+
+	it('refreshes the access token once it has expired, and only then (the jwt callback of src/auth.ts)', async () => {
+		const { server, browser, idp } = app();
+		const context = await browser.newContext();
+		const page = await context.newPage();
+		await page.goto(`${server.url}/signin?callbackUrl=/account`);
+		await page.getByRole('button', { name: 'Sign in with Identity Provider' }).click();
+		await page.waitForURL((url) => url.origin === idp.issuer);
+		await page.getByLabel('Password').fill(idp.password);
+		await page.getByRole('button', { name: 'Sign in' }).click();
+		await page.waitForURL(`${server.url}/account`);
+
+		// The page data carries the session the generated session callback returns.
+		const pageData = async () => (await context.request.get(`${server.url}/account/__data.json`)).text();
+		const issued = await pageData();
+		expect(issued).toContain('access_token');
+		expect(issued).not.toContain('refresh_token'); // it stays in the cookie, on the server side
+		const before = sessionField(issued, 'access_token');
+		expect(before).toEqual(expect.any(String));
+		expect(sessionField(issued, 'expires_at')).toBeGreaterThan(Date.now() / 1000);
+
+		await page.waitForTimeout((ACCESS_TOKEN_TTL + 1) * 1000);
+		const refreshed = await pageData();
+		expect(refreshed).not.toContain('RefreshTokenError');
+		const after = sessionField(refreshed, 'access_token');
+		expect(after).toEqual(expect.any(String));
+		expect(after).not.toBe(before);
+		expect(sessionField(refreshed, 'expires_at')).toBeGreaterThan(Date.now() / 1000);
+		await page.reload();
+		expect(await page.getByText(`Signed in as ${USER.email}`).isVisible()).toBe(true);
+		await context.close();
+	});
+
+	it('ends a callback that no sign-in started on the sign-in page with a readable error, not a 500', async () => {
+		const page = await app().browser.newPage();
+		const response = await page.goto(`${app().server.url}/auth/callback/idp?code=forged&state=forged&iss=${encodeURIComponent(app().idp.issuer)}`);
+		expect(response?.status()).toBe(200);
+		const url = new URL(page.url());
+		expect(url.pathname).toBe('/signin');
+		expect(url.searchParams.get('error')).toBe('InvalidCheck');
+		expect(await page.getByRole('alert').textContent()).toBe('Sign-in failed. Please try again.');
+		await page.close();
+	});
+}
