@@ -91,9 +91,18 @@ export function signInAction(getConfig: GetConfig): Action {
 			const code = err instanceof CredentialsSignin ? err.code : undefined;
 			redirect(303, signInErrorUrl(event, config, known, { code, callbackUrl }));
 		}
-		redirect(303, next);
+		seeOther(next);
 	};
 }
+
+/**
+ * SvelteKit's `redirect(303, location)`, allowed to leave the app's origin for a provider's
+ * authorization endpoint: SvelteKit 3 refuses an absolute URL on another origin unless given
+ * `{ external: true }`; SvelteKit 2's `redirect` takes no options and ignores it. Only for
+ * locations built here: a provider endpoint from the config, or a validated path.
+ */
+const seeOther = (location: string): never =>
+	(redirect as (status: 303, location: string, options: { external: true }) => never)(303, location, { external: true });
 
 /**
  * The `signOut` form action: deletes the session cookie (and the database session), then
