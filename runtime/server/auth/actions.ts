@@ -6,6 +6,7 @@ import { authorizationUrl } from './oauth/authorize.js';
 import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
 import { isOAuth1Provider } from './oauth1/types.js';
 import { isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
+import { seeOther } from './see-other.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
 import { endSession } from './session.js';
 
@@ -94,15 +95,6 @@ export function signInAction(getConfig: GetConfig): Action {
 		seeOther(next);
 	};
 }
-
-/**
- * SvelteKit's `redirect(303, location)`, allowed to leave the app's origin for a provider's
- * authorization endpoint: SvelteKit 3 refuses an absolute URL on another origin unless given
- * `{ external: true }`; SvelteKit 2's `redirect` takes no options and ignores it. Only for
- * locations built here: a provider endpoint from the config, or a validated path.
- */
-const seeOther = (location: string): never =>
-	(redirect as (status: 303, location: string, options: { external: true }) => never)(303, location, { external: true });
 
 /**
  * The `signOut` form action: deletes the session cookie (and the database session), then

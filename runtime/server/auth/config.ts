@@ -96,6 +96,18 @@ export interface SvelteKitAuthConfig {
 	logger?: Partial<Logger>;
 	/** Default: whether the request is https. Secure cookies get the `__Secure-` prefix. */
 	useSecureCookies?: boolean;
+	/**
+	 * The redirect proxy of every OAuth 2 / OIDC provider that sets none of its own: the absolute
+	 * http(s) URL `<origin><basePath>` of the stable deployment (e.g.
+	 * `https://app.example.com/auth`), whose `<basePath>/callback/<id>` is the one redirect URI
+	 * registered at the provider. Deployments on other origins (previews) then sign in through
+	 * it: it forwards each callback to the origin the sign-in started on, which the `state`
+	 * carries sealed with the secret (so every deployment shares `secret`, and sets this same
+	 * value, the stable one included: only a deployment with a proxy forwards). Adds the
+	 * `state` check. Not used by OAuth 1.0a providers. Default: none.
+	 * @see spec/interface.md "OAuth2Config" (`checks`, `redirectProxyUrl`)
+	 */
+	redirectProxyUrl?: string;
 }
 
 /** The config with defaults applied and checked. */
@@ -115,6 +127,8 @@ export interface ResolvedConfig {
 	callbacks: Callbacks;
 	logger: Logger;
 	useSecureCookies?: boolean;
+	/** The config's `redirectProxyUrl`, as given (checked when a sign-in uses it). */
+	redirectProxyUrl?: string;
 }
 
 const DAY = 24 * 60 * 60;
@@ -167,7 +181,8 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 		basePath: (config.basePath ?? '/auth').replace(/\/+$/, ''),
 		callbacks: config.callbacks ?? {},
 		logger,
-		useSecureCookies: config.useSecureCookies
+		useSecureCookies: config.useSecureCookies,
+		redirectProxyUrl: config.redirectProxyUrl
 	};
 }
 

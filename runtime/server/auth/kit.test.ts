@@ -352,6 +352,13 @@ describe('getProviders', () => {
 		]);
 		expect(JSON.stringify(list)).not.toContain('do-not-leak');
 	});
+
+	it("names the redirect proxy's callback URL, the one to register, when sign-ins go through one", async () => {
+		const github = GitHub({ clientId: 'id', clientSecret: 's' });
+		const auth = SvelteKitAuth(config({ url: 'https://pr-7.preview.example', redirectProxyUrl: 'https://app.example/auth/', providers: [github] }));
+		const [listed] = await auth.getProviders(fakeEvent('https://pr-7.preview.example/signin').event);
+		expect(listed!.callbackUrl).toBe('https://app.example/auth/callback/github');
+	});
 });
 
 describe('an OAuth provider whose settings are still empty (a fresh .env)', () => {

@@ -5,7 +5,8 @@ import type { Session } from '../../auth/types.js';
 import { signInAction, signOutAction, type GetConfig } from './actions.js';
 import type { Awaitable } from './adapters/types.js';
 import { resolveConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
-import { isOAuthProvider, type OAuthProviderButtonStyles, type ProviderType } from './providers/types.js';
+import { proxyUrlOf } from './oauth/proxy.js';
+import { isOAuthProvider, type OAuthConfig, type OAuthProviderButtonStyles, type ProviderConfig, type ProviderType } from './providers/types.js';
 import { callbackProvider, oauthCallback } from './routes.js';
 import { readSession } from './session.js';
 
@@ -99,15 +100,26 @@ export function SvelteKitAuth(
 	const getProviders = async (event: RequestEvent): Promise<AppProvider[]> => {
 		const resolved = await getConfig(event);
 		const origin = resolved.origin ?? event.url.origin;
+		// Behind a redirect proxy, the callback URL to register is the proxy's.
+		const callbackBase = (provider: ProviderConfig) => (isOAuthProvider(provider) && proxyUrlOrNone(resolved, provider)) || `${origin}${resolved.basePath}`;
 		return resolved.providers.map((provider) => ({
 			id: provider.id,
 			name: provider.name,
 			type: provider.type,
 			signinUrl: resolved.pages.signIn,
-			callbackUrl: `${origin}${resolved.basePath}/callback/${provider.id}`,
+			callbackUrl: `${callbackBase(provider)}/callback/${provider.id}`,
 			...(isOAuthProvider(provider) && provider.style ? { style: provider.style } : {})
 		}));
 	};
 
 	return { handle, signIn: signInAction(getConfig), signOut: signOutAction(getConfig), getProviders };
+}
+
+/** {@link proxyUrlOf}, with an invalid proxy URL read as none (sign-in reports it, not the page). */
+function proxyUrlOrNone(config: ResolvedConfig, provider: OAuthConfig): string | undefined {
+	try {
+		return proxyUrlOf(config, provider);
+	} catch {
+		return undefined;
+	}
 }

@@ -3,10 +3,12 @@ import { redirect, type RequestEvent } from '@sveltejs/kit';
 import { userForAccount } from './accounts.js';
 import type { ResolvedConfig } from './config.js';
 import { OAuthCallbackError } from './errors.js';
-import { finishAuthorization } from './oauth/callback.js';
+import { callbackParams, finishAuthorization, type CallbackResult } from './oauth/callback.js';
+import { forwardedCallbackUrl } from './oauth/proxy.js';
 import { finishOAuth1Authorization } from './oauth1/callback.js';
 import { isOAuth1Provider } from './oauth1/types.js';
-import { isOAuthProvider } from './providers/types.js';
+import { isOAuthProvider, type OAuthConfig } from './providers/types.js';
+import { seeOther } from './see-other.js';
 import { readSession } from './session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
 
@@ -27,26 +29,48 @@ export function callbackProvider(url: URL, config: ResolvedConfig) {
  * the sign-in was going on success, else to the sign-in page with `?error=<type>`. The user is
  * found or created through the adapter (see {@link userForAccount}); a signed-in user gets the
  * account linked. Every failure is logged in full through `logger.error`.
+ * On a redirect proxy, a callback of a sign-in another deployment started is only forwarded
+ * there (a 303 to its callback, same parameters; see {@link forwardedCallbackUrl}): no cookie
+ * is read or set here, and that deployment runs every check.
  * @returns never: always throws SvelteKit's redirect (which carries the cookies set here).
+ * @see spec/interface.md "HTTP routes" (`[origin]/auth/callback/<provider_id>`)
  */
 export async function oauthCallback(event: RequestEvent, config: ResolvedConfig, providerId: string): Promise<never> {
 	const provider = config.providers.filter(isOAuthProvider).find((candidate) => candidate.id === providerId)!;
-	let next: string;
+	let next: { location: string; forwarded?: true };
 	try {
-		const { user: profileUser, account, profile, flow } = isOAuth1Provider(provider)
-			? await finishOAuth1Authorization(event, config, provider)
-			: await finishAuthorization(event, config, provider);
-		const current = config.adapter ? await readSession(event, config) : null;
-		const user = await userForAccount(config, profileUser, account, {
-			allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,
-			currentUserId: current?.user?.id
-		});
-		const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
-		next = chosen ? await redirectTarget(event, config, chosen) : (flow.redirectTo ?? '/');
+		next = await finishCallback(event, config, provider);
 	} catch (err) {
 		const type = errorType(err, 'OAuthCallbackError');
 		config.logger.error(type === 'OAuthCallbackError' && !(err instanceof OAuthCallbackError) ? new OAuthCallbackError('Callback failed.', { provider: provider.id, err: err as Error }) : (err as Error));
 		redirect(303, signInErrorUrl(event, config, type));
 	}
-	redirect(303, next);
+	if (next.forwarded) seeOther(next.location);
+	redirect(303, next.location);
+}
+
+/**
+ * Where a callback goes: forwarded to the deployment that started the sign-in (an absolute URL
+ * on another origin), else, once finished here and the user signed in, the `signIn` callback's
+ * choice or the sign-in's target.
+ * @throws what the flows, the adapter and the callbacks throw (see {@link oauthCallback}).
+ */
+async function finishCallback(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig): Promise<{ location: string; forwarded?: true }> {
+	let result: CallbackResult;
+	if (isOAuth1Provider(provider)) {
+		result = await finishOAuth1Authorization(event, config, provider);
+	} else {
+		const params = await callbackParams(event);
+		const forward = await forwardedCallbackUrl(event, config, provider, params);
+		if (forward) return { location: forward, forwarded: true };
+		result = await finishAuthorization(event, config, provider, params);
+	}
+	const { user: profileUser, account, profile, flow } = result;
+	const current = config.adapter ? await readSession(event, config) : null;
+	const user = await userForAccount(config, profileUser, account, {
+		allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,
+		currentUserId: current?.user?.id
+	});
+	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
+	return { location: chosen ? await redirectTarget(event, config, chosen) : (flow.redirectTo ?? '/') };
 }

@@ -6,39 +6,53 @@ import { UntrustedHost } from '../errors.js';
 import type { OAuthConfig } from '../providers/types.js';
 import { providerClient } from './client.js';
 import { saveFlow, type FlowState } from './flow.js';
+import { proxyState, proxyUrlOf } from './proxy.js';
 
 /** The checks a provider's flow runs: its `checks` (default `['pkce']`), plus `state` with a redirect proxy. */
-export function checksOf(provider: OAuthConfig): Set<'state' | 'pkce' | 'nonce'> {
+export function checksOf(provider: OAuthConfig, proxied: boolean): Set<'state' | 'pkce' | 'nonce'> {
 	const listed = provider.checks ?? ['pkce'];
 	const checks = new Set(listed.filter((check) => check !== 'none'));
 	if (listed.includes('none')) checks.clear();
-	if (provider.redirectProxyUrl) checks.add('state');
+	if (proxied) checks.add('state');
 	return checks as Set<'state' | 'pkce' | 'nonce'>;
 }
 
 /**
- * The `redirect_uri` registered at the provider: `<origin><basePath>/callback/<id>`, where the
- * origin is `AUTH_URL`'s (`url`) when set, else the request's when the host is trusted
- * (`trustHost` / `AUTH_TRUST_HOST`, or the dev server); `redirectProxyUrl`, when set, replaces
- * `<origin><basePath>`.
+ * This deployment's origin, as OAuth redirect URIs and the redirect proxy's `state` name it:
+ * `AUTH_URL`'s (`url`) when set, else the request's when the host is trusted (`trustHost` /
+ * `AUTH_TRUST_HOST`, or the dev server). Never a `Host` header nobody vouched for: a callback
+ * (and its code) would go there.
  * @throws {UntrustedHost} neither `url` nor `trustHost`.
  */
-export function redirectUriOf(url: URL, config: ResolvedConfig, provider: OAuthConfig): string {
-	if (provider.redirectProxyUrl) return `${provider.redirectProxyUrl.replace(/\/+$/, '')}/callback/${provider.id}`;
+export function appOriginOf(url: URL, config: ResolvedConfig): string {
 	if (!config.origin && !config.trustHost) {
 		throw new UntrustedHost(`Set AUTH_URL or AUTH_TRUST_HOST=true so that OAuth redirect URIs can be built (host ${url.host}).`);
 	}
-	return `${config.origin ?? url.origin}${config.basePath}/callback/${provider.id}`;
+	return config.origin ?? url.origin;
+}
+
+/**
+ * The `redirect_uri` registered at the provider: `<origin><basePath>/callback/<id>` (origin: see
+ * {@link appOriginOf}); with a redirect proxy (see {@link proxyUrlOf}), the proxy's URL replaces
+ * `<origin><basePath>`. The origin must be trusted either way: with a proxy it goes in the `state`.
+ * @throws {UntrustedHost} neither `url` nor `trustHost`.
+ * @throws {TypeError} an invalid `redirectProxyUrl`.
+ */
+export function redirectUriOf(url: URL, config: ResolvedConfig, provider: OAuthConfig): string {
+	const origin = appOriginOf(url, config);
+	return `${proxyUrlOf(config, provider) ?? `${origin}${config.basePath}`}/callback/${provider.id}`;
 }
 
 /**
  * Starts an authorization-code sign-in: resolves the provider (discovery), creates the check
  * values its `checks` ask for (PKCE S256 verifier, `state`, `nonce`), stores them in the flow
  * cookie, and returns the authorization request URL to redirect to. Default scope for `oidc`:
- * `openid profile email`; `authorization.params` override any parameter.
+ * `openid profile email`; `authorization.params` override any parameter. With a redirect proxy
+ * the `redirect_uri` is the proxy's callback and the `state` (always checked then) names this
+ * deployment's origin, sealed (see {@link proxyState}); the flow cookie keeps both.
  * @throws {UntrustedHost} no trusted origin for the redirect URI.
  * @throws whatever discovery throws (network, invalid metadata) and TypeError for a misconfigured provider.
- * @see RFC 6749 §4.1.1, RFC 7636 §4.1–4.3, OpenID Connect Core 1.0 §3.1.2.1
+ * @see RFC 6749 §4.1.1, RFC 7636 §4.1–4.3, OpenID Connect Core 1.0 §3.1.2.1; spec/interface.md "OAuth2Config" (`checks`)
  */
 export async function authorizationUrl(
 	event: RequestEvent,
@@ -55,14 +69,18 @@ export async function authorizationUrl(
 	params.set('redirect_uri', redirectUri);
 	if (provider.type === 'oidc') params.set('scope', 'openid profile email');
 
-	const checks = checksOf(provider);
+	const proxied = proxyUrlOf(config, provider) !== undefined;
+	const checks = checksOf(provider, proxied);
 	const flow: FlowState = { provider: provider.id, redirectUri, redirectTo };
 	if (checks.has('pkce')) {
 		flow.codeVerifier = oauth.generateRandomCodeVerifier();
 		params.set('code_challenge', await oauth.calculatePKCECodeChallenge(flow.codeVerifier));
 		params.set('code_challenge_method', 'S256');
 	}
-	if (checks.has('state')) params.set('state', (flow.state = oauth.generateRandomState()));
+	if (checks.has('state')) {
+		flow.state = proxied ? await proxyState(appOriginOf(event.url, config), config) : oauth.generateRandomState();
+		params.set('state', flow.state);
+	}
 	if (checks.has('nonce')) params.set('nonce', (flow.nonce = oauth.generateRandomNonce()));
 
 	const extra = typeof provider.authorization === 'object' ? provider.authorization.params : undefined;

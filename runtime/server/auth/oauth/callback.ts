@@ -19,9 +19,10 @@ export interface CallbackResult {
 
 /**
  * The callback's parameters: the query (GET) or the form body (POST, `response_mode=form_post`);
- * an unreadable body gives none (the checks then fail).
+ * an unreadable body gives none (the checks then fail). Reads the body: call it once per request.
+ * @see OAuth 2.0 Form Post Response Mode §2
  */
-async function callbackParams(event: RequestEvent): Promise<URLSearchParams> {
+export async function callbackParams(event: RequestEvent): Promise<URLSearchParams> {
 	if (event.request.method !== 'POST') return new URLSearchParams(event.url.searchParams);
 	const params = new URLSearchParams();
 	try {
@@ -106,18 +107,24 @@ async function fetchProfile(provider: OAuthConfig, pc: ProviderClient, tokens: T
 }
 
 /**
- * Answers `<basePath>/callback/<id>`: takes the flow cookie (one use), checks it was started for
- * this provider, validates the authorization response (`state`, RFC 9207 `iss` when the provider
- * advertises it, `error`), exchanges the code (PKCE verifier), validates the ID token (signature,
- * `iss`, `aud`, `exp`, `nonce`), reads the profile, and maps it to the user and account.
+ * Finishes the callback whose parameters are `params` (see {@link callbackParams}): takes the
+ * flow cookie (one use), checks it was started for this provider, validates the authorization
+ * response (`state`, RFC 9207 `iss` when the provider advertises it, `error`), exchanges the code
+ * (PKCE verifier, and the `redirect_uri` the flow started with: a redirect proxy's for a
+ * forwarded callback), validates the ID token (signature, `iss`, `aud`, `exp`, `nonce`), reads
+ * the profile, and maps it to the user and account.
  * @throws {InvalidCheck} no flow cookie, another provider's flow, `state` / `iss` / `nonce` mismatch.
  * @throws {AccessDenied} the provider answered `error=access_denied`.
  * @throws {OAuthCallbackError} any other provider error, a failed code exchange (wrong verifier,
  *   replayed code, HTTP 500, non-JSON), an invalid ID token, a failed userinfo request.
  * @see RFC 6749 §4.1.2–4.1.4, RFC 7636 §4.5–4.6, RFC 9207, OpenID Connect Core 1.0 §3.1.3
  */
-export async function finishAuthorization(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig): Promise<CallbackResult> {
-	const params = await callbackParams(event);
+export async function finishAuthorization(
+	event: RequestEvent,
+	config: ResolvedConfig,
+	provider: OAuthConfig,
+	params: URLSearchParams
+): Promise<CallbackResult> {
 	const flow = await takeFlowFor(event.cookies, event.url, config, provider.id, 'oauth2');
 	const pc = await step(provider.id, 'Discovery', () => providerClient(provider));
 	const validated = await step(provider.id, 'Authorization response', async () =>

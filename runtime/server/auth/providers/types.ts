@@ -172,7 +172,13 @@ export interface OAuth2Config<P extends Profile = Profile> extends CommonProvide
 	account?(tokens: TokenSet): AccountTokens | undefined | void;
 	/** Link to an existing user with the same email. Default false; only for providers that verify emails. */
 	allowDangerousEmailAccountLinking?: boolean;
-	/** A fixed redirect origin that forwards callbacks (preview deployments). Adds the `state` check. */
+	/**
+	 * This provider's redirect proxy, over the config's `redirectProxyUrl`: the absolute http(s)
+	 * URL `<origin><basePath>` of the deployment that receives every callback (its
+	 * `<basePath>/callback/<id>` is the one redirect URI registered at the provider) and forwards
+	 * it to the origin the sign-in started on (preview deployments). Adds the `state` check.
+	 * Ignored by OAuth 1.0a providers (no `state` to carry the origin).
+	 */
 	redirectProxyUrl?: string;
 	style?: OAuthProviderButtonStyles;
 	/** The user's options, merged over a built-in provider's config by its factory. */
