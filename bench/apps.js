@@ -2,9 +2,11 @@
 /**
  * The benchmark apps, per SvelteKit major built from that major's fixture: `floor` (no auth),
  * `floor-layout` (the floor plus a root layout server load, no auth), `ours` (the app
- * `create-auth --yes --providers credentials` generates) and, on Kit 2 only, `authjs`
+ * `create-auth --yes --providers credentials` generates), `ours-idp` (the app
+ * `create-auth --yes --providers credentials,idp` generates, signed in with the idp provider at
+ * a dev IdP, so that its session carries the provider's tokens) and, on Kit 2 only, `authjs`
  * (`@auth/sveltekit` 1.x, whose peer range stops at Kit 2).
- * Each is the fixture copy + the CLI's output (ours only) + the file layers under `bench/apps/`
+ * Each is the fixture copy + the CLI's output (ours, ours-idp) + the file layers under `bench/apps/`
  * copied over it, then installed and built with adapter-node. Kit 3 apps are installed, built
  * and served with Node 22 (e2e/harness/node.js), as Kit 3 requires.
  */
@@ -17,9 +19,9 @@ import { parseEnv } from 'node:util';
 import { build, copyFixture, install, removeApp, repoRoot, runCli } from '../e2e/harness/app.js';
 import { node22 } from '../e2e/harness/node.js';
 
-/** @typedef {'floor' | 'floor-layout' | 'ours' | 'authjs'} AppName */
+/** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-idp' | 'authjs'} AppName */
 /** @type {AppName[]} */
-export const APP_NAMES = ['floor', 'floor-layout', 'ours', 'authjs'];
+export const APP_NAMES = ['floor', 'floor-layout', 'ours', 'ours-idp', 'authjs'];
 
 /**
  * Apps without auth: no sign-in, no cookie. `floor-layout` is the floor plus a root layout
@@ -30,15 +32,29 @@ export const APP_NAMES = ['floor', 'floor-layout', 'ours', 'authjs'];
 export const WITHOUT_AUTH = new Set(['floor', 'floor-layout']);
 
 /**
+ * Apps made by the CLI, and the `--providers` each is made with. `ours-idp` signs in with
+ * `idp` at a dev IdP (bench/idp.js); `credentials` is there too, as in any app that has both.
+ * @type {Partial<Record<AppName, string>>}
+ */
+const CLI_PROVIDERS = { ours: 'credentials', 'ours-idp': 'credentials,idp' };
+
+/**
+ * Apps served with a dev IdP's client in their environment, and signed in there.
+ * @type {ReadonlySet<AppName>}
+ */
+export const WITH_IDP = new Set(['ours-idp']);
+
+/**
  * Folders of `bench/apps/` copied over each app, in order: `all` (adapter-node, `/public`,
  * the `/protected` page's markup), `with-auth` (the `/protected` load that calls
- * `locals.auth()`, shared by ours and Auth.js), then the app's own folder.
+ * `locals.auth()`, shared by ours and Auth.js), then the app's own folder (`ours-idp` has ours').
  * @type {Record<AppName, string[]>}
  */
 const LAYERS = {
 	floor: ['all', 'floor'],
 	'floor-layout': ['all', 'floor', 'floor-layout'],
 	ours: ['all', 'with-auth', 'ours'],
+	'ours-idp': ['all', 'with-auth', 'ours'],
 	authjs: ['all', 'with-auth', 'authjs']
 };
 
@@ -68,7 +84,7 @@ export const KITS = {
 	3: {
 		fixture: 'kit3-ts',
 		adapter: { '@sveltejs/adapter-node': '^6.0.1' },
-		apps: ['floor', 'floor-layout', 'ours'],
+		apps: ['floor', 'floor-layout', 'ours', 'ours-idp'],
 		unsupported: { authjs: 'not supported: @auth/sveltekit 1.x declares @sveltejs/kit ^1.0.0 || ^2.0.0' },
 		selfOrigin: (url) => new URL(url).origin.replace(/^http:/, 'https:')
 	}
@@ -110,13 +126,16 @@ export const DEMO = { email: 'demo@example.com', password: 'correct horse batter
  * @property {string} node  the Node binary that serves it
  * @property {string} nodeVersion  its `node -v`
  * @property {string} dir  absolute path of the app
- * @property {Record<string, string>} env  the app's `.env` (adapter-node does not read it)
+ * @property {Record<string, string>} env  the app's `.env` (adapter-node does not read it), plus
+ *   its dev IdP's values for `ours-idp` (bench/idp.js)
+ * @property {number} [port]  the port it must be served on, when fixed: `ours-idp`'s IdP has
+ *   its callback URL on that port (bench/idp.js); otherwise a free one each time
  * @property {Record<string, string>} versions  installed versions of the packages that matter
  * @property {() => Promise<void>} remove  delete the app folder (a no-op for `--keep` apps)
  */
 
 /**
- * Copy the kit's fixture, apply the CLI (ours) and the layers, install, build.
+ * Copy the kit's fixture, apply the CLI (ours, ours-idp) and the layers, install, build.
  * With `keep`, the app lives in `<tmpdir>/create-auth-e2e-bench-kit<major>-<name>` and survives
  * the run; a later `keep` run starts from a fresh fixture copy there but reuses its
  * `node_modules` (npm install then has little to do; better-sqlite3 is not compiled again).
@@ -131,8 +150,9 @@ export async function prepareApp(kit, name, { keep, log }) {
 	const { node, version: nodeVersion, env: toolEnv } = await toolchain(kit);
 	const dir = keep ? await freshKeptCopy(fixture, id) : await copyFixture(fixture);
 	log(`${id}: ${dir}`);
-	if (name === 'ours') {
-		const cli = await runCli(dir, ['--yes', '--providers', 'credentials', '--no-install'], { node });
+	const providers = CLI_PROVIDERS[name];
+	if (providers) {
+		const cli = await runCli(dir, ['--yes', '--providers', providers, '--no-install'], { node });
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
 	}
 	for (const layer of LAYERS[name]) {

@@ -34,7 +34,10 @@ export const TARGETS = {
  * @property {{ connections: number, warmup: number, duration: number, repetitions: number, quick: boolean }} options
  * @property {Record<string, Record<string, string>>} versions
  * @property {Record<string, string>} unsupported  apps without rows, and why
- * @property {Record<string, { signIn: string[], protected: { withCookie: number, withoutCookie: number, withoutCookieLocation: string | null } }>} checks
+ * @property {Record<string, { signIn: string[], cookie: { bytes: number, names: string[] },
+ *   protected: { withCookie: number, signedInAs: string, withoutCookie: number, withoutCookieLocation: string | null } }>} checks
+ *   `cookie`: the `Cookie` header sent with each `/protected` request (a chunked session: one
+ *   name per chunk)
  * @property {Row[]} rows
  * @property {Record<string, { requests: number, setCookieHeaders: number, names: string[] }>} setCookies
  * @property {Record<string, Awaited<ReturnType<typeof import('./size.js').componentBytes>>>} clientJs
@@ -60,6 +63,8 @@ const fixed = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a'
 const verdict = (ok) => (ok ? 'met' : '**missed**');
 /** @param {string} kit  `kit3` */
 const kitLabel = (kit) => `Kit ${kit.slice(3)}`;
+/** The apps with auth, one column each per kit in the checks table. */
+const CHECKED_APPS = ['ours', 'ours-idp', 'authjs'];
 
 /**
  * @param {Results} r
@@ -96,12 +101,21 @@ export function markdown(r) {
 	const across = crossKit(r);
 	if (across) lines.push(across, '');
 
-	const columns = ['ours', 'authjs'].flatMap((app) => Object.keys(r.machine.node).map((kit) => `${kit}/${app}`));
-	const title = (/** @type {string} */ id) => `${id.endsWith('/ours') ? 'ours' : 'Auth.js'} (${kitLabel(id.split('/')[0] ?? '')})`;
+	const columns = CHECKED_APPS.flatMap((app) => Object.keys(r.machine.node).map((kit) => `${kit}/${app}`));
+	const title = (/** @type {string} */ id) => {
+		const [kit = '', app = ''] = id.split('/');
+		return `${app === 'authjs' ? 'Auth.js' : app} (${kitLabel(kit)})`;
+	};
 	/** @param {string} label @param {(id: string) => string} cell */
 	const checkRow = (label, cell) => `| ${label} | ${columns.map((id) => (r.unsupported[id] ? 'not supported' : cell(id))).join(' | ')} |`;
 	lines.push(`| check | ${columns.map(title).join(' | ')} |`, `|---|${columns.map(() => '---|').join('')}`);
 	lines.push(checkRow('sign-in over HTTP', (id) => r.checks[id]?.signIn.join('; ') ?? 'n/a'));
+	lines.push(
+		checkRow('session Cookie header on each authenticated request', (id) => {
+			const c = r.checks[id]?.cookie;
+			return c ? `${c.bytes} B, ${c.names.length} cookie${c.names.length === 1 ? '' : 's'} (${c.names.join(', ')})` : 'n/a';
+		})
+	);
 	lines.push(checkRow('GET /protected with / without the cookie', (id) => protectedStatus(r.checks[id])));
 	lines.push(
 		checkRow('Set-Cookie on authenticated GET /protected', (id) => {
@@ -233,7 +247,7 @@ function sumCodes(runs) {
 function protectedStatus(c) {
 	if (!c) return 'n/a';
 	const p = c.protected;
-	return `${p.withCookie} / ${p.withoutCookie}${p.withoutCookieLocation ? ` → ${p.withoutCookieLocation}` : ''}`;
+	return `${p.withCookie} (Signed in as ${p.signedInAs}) / ${p.withoutCookie}${p.withoutCookieLocation ? ` → ${p.withoutCookieLocation}` : ''}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * `npm run bench` — floor vs ours vs Auth.js, side by side, on SvelteKit 2 and 3. See bench/README.md.
+ * `npm run bench` — floor vs ours (credentials and idp sessions) vs Auth.js, side by side, on
+ * SvelteKit 2 and 3. See bench/README.md.
  *
  *   node bench/run.js [--quick] [--keep] [--kit 2|3]… [--profile kit<major>/<app>:<page>]…
  *
@@ -8,17 +9,18 @@
  * --keep     build the apps in <tmpdir>/create-auth-e2e-bench-kit<major>-<app> and leave them
  *            there; the next --keep run reuses their node_modules
  * --kit      only these SvelteKit majors (default: 2 and 3)
- * --profile  after the rows, a CPU profile of that row (e.g. `kit3/ours:protected`), top self time
+ * --profile  after the rows, a CPU profile of that row (e.g. `kit3/ours-idp:protected`), top self time
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { repoRoot, run } from '../e2e/harness/app.js';
-import { appId, KIT_MAJORS, KITS, prepareApp, timeCli, WITHOUT_AUTH } from './apps.js';
+import { appId, KIT_MAJORS, KITS, prepareApp, timeCli, WITH_IDP, WITHOUT_AUTH } from './apps.js';
+import { withIdp } from './idp.js';
 import { load } from './load.js';
 import { profile } from './profile.js';
 import { markdown, median, save } from './report.js';
-import { checkProtected, countSetCookies, signIn } from './session.js';
+import { checkProtected, cookieSize, countSetCookies, signIn } from './session.js';
 import { componentBytes } from './size.js';
 import { cores, startServer } from './server.js';
 
@@ -75,9 +77,22 @@ for (const kit of kits) {
 const apps = [];
 /** @type {import('./server.js').NodeServer[]} */
 const servers = [];
+/**
+ * The dev IdPs of the apps that sign in at one (bench/idp.js), running until the end.
+ * @type {import('../src/dev-idp/index.js').DevIdp[]}
+ */
+const idps = [];
 try {
 	for (const { kit, name } of plan) apps.push(await prepareApp(kit, name, { keep: flags.keep, log }));
-	for (const app of apps) servers.push(await startServer(app, { core: pin?.server }));
+	for (const [i, app] of apps.entries()) {
+		if (WITH_IDP.has(app.name)) {
+			const served = await withIdp(app);
+			idps.push(served.idp);
+			apps[i] = served.app;
+			log(`${app.id}: dev IdP at ${served.idp.issuer}`);
+		}
+		servers.push(await startServer(/** @type {import('./apps.js').App} */ (apps[i]), { core: pin?.server }));
+	}
 	const pinning = pin
 		? `server on core ${pin.server} (taskset; Cpus_allowed_list ${servers.map((s) => s.cpus).join('/')}), load generator on core ${pin.load}`
 		: 'not pinned (taskset unavailable or fewer than 2 cores)';
@@ -96,11 +111,15 @@ try {
 		const guarded = !WITHOUT_AUTH.has(app.name);
 		const session = guarded ? await signIn(app.name, url, KITS[app.kit].selfOrigin(url)) : { cookie: '', steps: ['none (no auth)'] };
 		cookies[app.id] = session.cookie;
-		checks[app.id] = { signIn: session.steps, protected: await checkProtected(url, '/protected', session.cookie, { guarded }) };
+		checks[app.id] = {
+			signIn: session.steps,
+			cookie: cookieSize(session.cookie),
+			protected: await checkProtected(url, '/protected', session.cookie, { guarded })
+		};
 		if (!guarded) continue;
 		setCookies[app.id] = await countSetCookies(url, '/protected', session.cookie, SET_COOKIE_REQUESTS);
 		clientJs[app.id] = await componentBytes(url);
-		log(`${app.id}: signed in; /protected ${JSON.stringify(checks[app.id]?.protected)}`);
+		log(`${app.id}: signed in; cookie ${JSON.stringify(checks[app.id]?.cookie)}; /protected ${JSON.stringify(checks[app.id]?.protected)}`);
 	}
 
 	/**
@@ -200,5 +219,6 @@ try {
 	log(`wrote ${files.md} and ${files.json}`);
 } finally {
 	for (const server of servers) await server.stop();
+	for (const idp of idps) await idp.stop();
 	for (const app of apps) await app.remove();
 }

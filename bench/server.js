@@ -35,12 +35,13 @@ export function pinned(core, args) {
  */
 
 /**
- * Serves `app` with `node build` (its kit's Node), pinned to `core` when given.
+ * Serves `app` with `node build` (its kit's Node), pinned to `core` when given, on `app.port`
+ * when it has one (else a free port).
  * @param {import('./apps.js').App} app
  * @param {{ core?: string, nodeArgs?: string[] }} [options]
  * @returns {Promise<NodeServer>}
  */
 export async function startServer(app, { core, nodeArgs = [] } = {}) {
-	const server = await start(app.dir, { mode: 'node', env: app.env, nodeArgs, cpu: core, timeout: 30_000, node: app.node });
+	const server = await start(app.dir, { mode: 'node', env: app.env, nodeArgs, cpu: core, port: app.port, timeout: 30_000, node: app.node });
 	return { ...server, cpus: status(server.pid, 'Cpus_allowed_list') };
 }

@@ -4,6 +4,7 @@
  * session cookie, and check what `/protected` answers with and without it.
  */
 import { DEMO } from './apps.js';
+import { devIdp } from './idp.js';
 
 /**
  * A request as a no-JS browser sends it: `Accept: text/html`, redirects not followed, and
@@ -50,8 +51,45 @@ function expectStatus(what, response, status) {
 }
 
 /**
+ * POST the sign-in page's form action (`/signin`), as its form does, with `redirectTo=/protected`
+ * and the provider's fields; expects its 303 (to /protected, or to the provider).
+ * @param {string} url
+ * @param {Record<string, string> & { providerId: string }} fields
+ * @param {string} [origin]
+ */
+async function postSignIn(url, fields, origin) {
+	const response = await request(`${url}/signin`, { form: { ...fields, redirectTo: '/protected' }, origin });
+	expectStatus(`POST /signin (providerId=${fields.providerId})`, response, 303);
+	return response;
+}
+
+/**
+ * The `name=value` pairs of a session cookie among Set-Cookie headers: `name`, its `__Secure-`
+ * variant (https) and its chunks `name.0`, `name.1`, …; throws when there is none.
+ * @param {string} what  the request, for the error
+ * @param {string[]} setCookies
+ * @param {string} name  e.g. `auth.session-token`
+ */
+function sessionPairs(what, setCookies, name) {
+	const pattern = new RegExp(`^(__Secure-)?${name.replace(/\./g, '\\.')}(\\.\\d+)?=`);
+	const pairs = cookiePairs(setCookies).filter((pair) => pattern.test(pair));
+	if (pairs.length === 0) throw new Error(`${what} set no ${name} cookie: ${setCookies.join(' | ')}`);
+	return pairs;
+}
+
+/** `https://idp/path?query` → `https://idp/path`, for the steps. */
+const withoutQuery = (/** @type {string | URL} */ url) => {
+	const { origin, pathname } = new URL(url);
+	return `${origin}${pathname}`;
+};
+
+/**
  * Sign in and return the `Cookie` header value that carries the session.
  * - ours: POST /signup (303 → /signin?registered), then POST /signin (the form action).
+ * - ours-idp: POST /signin with `providerId=idp` (303 to the dev IdP, with the flow cookie),
+ *   sign in at the dev IdP (signInAtDevIdp: its login form, as a no-JS browser), then GET the
+ *   callback it sends back to, on the app, with the flow cookie (303 → /protected, with the
+ *   session cookie, chunked when it does not fit in one).
  * - authjs: GET /auth/csrf (token + csrf cookie, if it hands them out), then POST
  *   /auth/callback/credentials.
  * @param {import('./apps.js').AppName} name
@@ -64,14 +102,33 @@ export async function signIn(name, url, origin) {
 	if (name === 'ours') {
 		const signup = await request(`${url}/signup`, { form: { email: DEMO.email, password: DEMO.password }, origin });
 		expectStatus('POST /signup', signup, 303);
-		const signin = await request(`${url}/signin`, {
-			form: { providerId: 'credentials', email: DEMO.email, password: DEMO.password, redirectTo: '/protected' },
-			origin
-		});
-		expectStatus('POST /signin', signin, 303);
+		const signin = await postSignIn(url, { providerId: 'credentials', email: DEMO.email, password: DEMO.password }, origin);
 		return {
 			cookie: cookiePairs(signin.setCookies).join('; '),
 			steps: [`POST /signup → ${signup.status} ${signup.location}`, `POST /signin → ${signin.status} ${signin.location}`]
+		};
+	}
+	if (name === 'ours-idp') {
+		const signin = await postSignIn(url, { providerId: 'idp' }, origin);
+		const authorization = /** @type {string} */ (signin.location);
+		const { signInAtDevIdp } = await devIdp();
+		// Stops at the app's redirect_uri, on the origin the app sees itself at (https on Kit 3).
+		const back = await signInAtDevIdp(authorization);
+		if (back.method !== 'GET' || back.url.searchParams.has('error')) {
+			throw new Error(`the dev IdP sent the browser back with ${back.method} ${back.url} ${back.form ?? ''}`);
+		}
+		const what = `GET ${back.url.pathname}`;
+		const callback = await request(`${url}${back.url.pathname}${back.url.search}`, { cookie: cookiePairs(signin.setCookies).join('; ') });
+		expectStatus(what, callback, 303);
+		// A failed callback also answers 303, to /signin?error=<type>.
+		if (new URL(callback.location ?? '', url).pathname !== '/protected') throw new Error(`${what}: 303 to ${callback.location}, not /protected`);
+		return {
+			cookie: sessionPairs(what, callback.setCookies, 'auth.session-token').join('; '),
+			steps: [
+				`POST /signin (providerId=idp) → ${signin.status} ${withoutQuery(authorization)}`,
+				`dev IdP sign-in → ${withoutQuery(back.url)}`,
+				`${what} → ${callback.status} ${callback.location}`
+			]
 		};
 	}
 	if (name === 'authjs') {
@@ -87,10 +144,8 @@ export async function signIn(name, url, origin) {
 		}
 		const callback = await request(`${url}/auth/callback/credentials`, { cookie: csrfCookie, form, origin });
 		expectStatus('POST /auth/callback/credentials', callback, 302);
-		const session = cookiePairs(callback.setCookies).filter((pair) => pair.startsWith('authjs.session-token'));
-		if (session.length === 0) throw new Error(`Auth.js set no session cookie: ${callback.setCookies.join(' | ')}`);
 		return {
-			cookie: session.join('; '),
+			cookie: sessionPairs('POST /auth/callback/credentials', callback.setCookies, 'authjs.session-token').join('; '),
 			steps: [
 				`GET /auth/csrf → ${csrf.status}${csrf.status === 200 ? '' : ' (CSRF token check skipped by @auth/sveltekit)'}`,
 				`POST /auth/callback/credentials → ${callback.status} ${callback.location}`
@@ -101,8 +156,19 @@ export async function signIn(name, url, origin) {
 }
 
 /**
- * What `path` answers with and without the cookie. Throws unless it is 200 with the cookie
- * and, when `guarded`, 303 without it (the issue's precondition for measuring at all).
+ * What a `Cookie` header costs on every request: its bytes and the cookies in it (a chunked
+ * session shows as `name.0`, `name.1`, …).
+ * @param {string} cookie
+ */
+export function cookieSize(cookie) {
+	const names = cookie ? cookie.split('; ').map((pair) => /** @type {string} */ (pair.split('=')[0])) : [];
+	return { bytes: Buffer.byteLength(cookie), names };
+}
+
+/**
+ * What `path` answers with and without the cookie. Throws unless it is 200 with the cookie,
+ * showing `Signed in as <email>.` (the /protected page's markup), and, when `guarded`, 303
+ * without it (the issue's precondition for measuring at all).
  * @param {string} url
  * @param {string} path
  * @param {string} cookie
@@ -111,9 +177,11 @@ export async function signIn(name, url, origin) {
 export async function checkProtected(url, path, cookie, { guarded }) {
 	const signedIn = await request(`${url}${path}`, { cookie });
 	expectStatus(`GET ${path} with the session cookie`, signedIn, 200);
+	const signedInAs = /Signed in as ([^<]*)\.</.exec(signedIn.body)?.[1];
+	if (!signedInAs) throw new Error(`GET ${path} with the session cookie: no "Signed in as …" in ${signedIn.body.slice(0, 2000)}`);
 	const anonymous = await request(`${url}${path}`);
 	if (guarded) expectStatus(`GET ${path} without a session cookie`, anonymous, 303);
-	return { withCookie: signedIn.status, withoutCookie: anonymous.status, withoutCookieLocation: anonymous.location };
+	return { withCookie: signedIn.status, signedInAs, withoutCookie: anonymous.status, withoutCookieLocation: anonymous.location };
 }
 
 /**

@@ -6,18 +6,16 @@
  * desktop (1280×800) widths, in light and dark colour schemes.
  *
  * Without `--app` it makes a fresh app as the e2e tests do (the kit2-ts fixture,
- * `create-auth --yes --providers credentials`, which installs) and removes it afterwards;
- * `--app <dir>` reuses an app that already has auth and its dependencies. Either way the app is
- * built and previewed on 127.0.0.1, with one temporary file, `src/routes/signin/+page.ts`, whose
- * load returns two made-up OAuth providers when the URL has `?providers`, so that their buttons
- * can be seen before the CLI scaffolds such providers; the file is deleted at the end. Each
+ * `create-auth --yes --providers credentials,idp,social,github,google`, which installs) and
+ * removes it afterwards; `--app <dir>` reuses an app that already has auth and its
+ * dependencies. Either way the app is built and previewed on 127.0.0.1; the sign-in page shows
+ * the real provider buttons (their settings may stay empty: only the buttons are shot). Each
  * page gets `:root { color-scheme: light dark }`, as an app with a dark mode has, since the
  * fixture app has no styles of its own.
  *
  * By default only the README's images are written, to `docs/screenshots/`; `--all` writes every
  * page × width × scheme (to `--out`, default a new temp folder). Each file's path is printed.
  */
-import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +27,8 @@ const { values: options } = parseArgs({
 	options: { app: { type: 'string' }, all: { type: 'boolean', default: false }, out: { type: 'string' } }
 });
 
+/** Every sign-in method with a button of its own, beside the credentials form. */
+const PROVIDERS = 'credentials,idp,social,github,google';
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'correct horse battery staple';
 
@@ -37,7 +37,6 @@ const PAGES = {
 	signin: { path: '/signin', signedIn: false },
 	'signin-error': { path: '/signin?error=CredentialsSignin', signedIn: false },
 	'signin-registered': { path: '/signin?registered', signedIn: false },
-	'signin-providers': { path: '/signin?providers', signedIn: false },
 	signup: { path: '/signup', signedIn: false },
 	account: { path: '/account', signedIn: true },
 	signout: { path: '/signout', signedIn: true }
@@ -60,25 +59,6 @@ const README_SHOTS = /** @type {Shot[]} */ ([
 	{ page: 'signin-error', viewport: 'phone', scheme: 'light' },
 	{ page: 'account', viewport: 'desktop', scheme: 'dark' }
 ]);
-
-/** A GitHub-style mark as a data: URI, so that the page needs no network. */
-const LOGO = `data:image/svg+xml,${encodeURIComponent(
-	'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" fill="#fff"><path d="M8 0a8 8 0 0 0-2.53 15.59c.4.07.55-.17.55-.38v-1.33c-2.23.48-2.7-1.07-2.7-1.07-.36-.92-.89-1.17-.89-1.17-.73-.5.05-.49.05-.49.8.06 1.23.83 1.23.83.72 1.22 1.88.87 2.34.66.07-.52.28-.87.5-1.07-1.78-.2-3.64-.89-3.64-3.95 0-.87.31-1.59.82-2.15-.08-.2-.36-1.02.08-2.12 0 0 .67-.21 2.2.82a7.6 7.6 0 0 1 4 0c1.53-1.04 2.2-.82 2.2-.82.44 1.1.16 1.92.08 2.12.51.56.82 1.27.82 2.15 0 3.07-1.87 3.75-3.65 3.95.29.25.54.73.54 1.48v2.2c0 .21.15.46.55.38A8 8 0 0 0 8 0Z"/></svg>'
-)}`;
-
-/** The temporary universal load: made-up providers shaped like the page's `data.providers`. */
-const DEMO_LOAD = `// Written by create-auth's scripts/screenshots.js for its screenshots; deleted when it ends.
-import type { PageLoad } from './$types';
-
-export const load: PageLoad = ({ url }) => ({
-	providers: url.searchParams.has('providers')
-		? [
-				{ id: 'idp', name: 'Dev IdP', type: 'oidc' },
-				{ id: 'github', name: 'GitHub', type: 'oauth', style: { brandColor: '#24292f', logo: ${JSON.stringify(LOGO)} } }
-			]
-		: undefined
-});
-`;
 
 const shots = options.all
 	? /** @type {Shot[]} */ (
@@ -120,19 +100,16 @@ async function signIn(page) {
 }
 
 const appDir = options.app ? path.resolve(options.app) : await copyFixture('kit2-ts');
-const demoLoad = path.join(appDir, 'src', 'routes', 'signin', '+page.ts');
 /** @type {import('../e2e/harness/app.js').Server | undefined} */
 let server;
 /** @type {import('../e2e/harness/browser.js').Browser | undefined} */
 let browser;
 try {
 	if (!options.app) {
-		console.log(`screenshots: create-auth --yes --providers credentials in ${appDir} (installs; about a minute)...`);
-		const cli = await runCli(appDir, ['--yes', '--providers', 'credentials']);
+		console.log(`screenshots: create-auth --yes --providers ${PROVIDERS} in ${appDir} (installs; about a minute)...`);
+		const cli = await runCli(appDir, ['--yes', '--providers', PROVIDERS]);
 		if (cli.exitCode !== 0) throw new Error(`create-auth exited with ${cli.exitCode}\n${cli.stdout}\n${cli.stderr}`);
 	}
-	if (existsSync(demoLoad)) throw new Error(`${demoLoad} exists; this script would overwrite and delete it`);
-	await fs.writeFile(demoLoad, DEMO_LOAD);
 	await build(appDir);
 	server = await start(appDir, { mode: 'preview' });
 	browser = await launchBrowser({ baseURL: server.url });
@@ -166,6 +143,5 @@ try {
 } finally {
 	await browser?.close();
 	await server?.stop();
-	await fs.rm(demoLoad, { force: true });
 	if (!options.app) await removeApp(appDir);
 }
