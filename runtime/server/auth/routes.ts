@@ -37,7 +37,7 @@ export function callbackProvider(url: URL, config: ResolvedConfig) {
  */
 export async function oauthCallback(event: RequestEvent, config: ResolvedConfig, providerId: string): Promise<never> {
 	const provider = config.providers.filter(isOAuthProvider).find((candidate) => candidate.id === providerId)!;
-	let next: { location: string; forwarded?: true };
+	let next: string;
 	try {
 		next = await finishCallback(event, config, provider);
 	} catch (err) {
@@ -45,24 +45,24 @@ export async function oauthCallback(event: RequestEvent, config: ResolvedConfig,
 		config.logger.error(type === 'OAuthCallbackError' && !(err instanceof OAuthCallbackError) ? new OAuthCallbackError('Callback failed.', { provider: provider.id, err: err as Error }) : (err as Error));
 		redirect(303, signInErrorUrl(event, config, type));
 	}
-	if (next.forwarded) seeOther(next.location);
-	redirect(303, next.location);
+	// A forwarded callback goes to another origin; seeOther allows that, and paths too.
+	seeOther(next);
 }
 
 /**
  * Where a callback goes: forwarded to the deployment that started the sign-in (an absolute URL
- * on another origin), else, once finished here and the user signed in, the `signIn` callback's
+ * on another origin, from a state sealed with our secret), else, once finished here and the user signed in, the `signIn` callback's
  * choice or the sign-in's target.
  * @throws what the flows, the adapter and the callbacks throw (see {@link oauthCallback}).
  */
-async function finishCallback(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig): Promise<{ location: string; forwarded?: true }> {
+async function finishCallback(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig): Promise<string> {
 	let result: CallbackResult;
 	if (isOAuth1Provider(provider)) {
 		result = await finishOAuth1Authorization(event, config, provider);
 	} else {
 		const params = await callbackParams(event);
 		const forward = await forwardedCallbackUrl(event, config, provider, params);
-		if (forward) return { location: forward, forwarded: true };
+		if (forward) return forward;
 		result = await finishAuthorization(event, config, provider, params);
 	}
 	const { user: profileUser, account, profile, flow } = result;
@@ -72,5 +72,5 @@ async function finishCallback(event: RequestEvent, config: ResolvedConfig, provi
 		currentUserId: current?.user?.id
 	});
 	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
-	return { location: chosen ? await redirectTarget(event, config, chosen) : (flow.redirectTo ?? '/') };
+	return chosen ? await redirectTarget(event, config, chosen) : (flow.redirectTo ?? '/');
 }

@@ -9,5 +9,6 @@ import { redirect } from '@sveltejs/kit';
  * the origin a `state` sealed with our secret names.
  * @returns never: throws SvelteKit's redirect.
  */
-export const seeOther = (location: string): never =>
-	(redirect as (status: 303, location: string, options: { external: true }) => never)(303, location, { external: true });
+export function seeOther(location: string): never {
+	return (redirect as (status: 303, location: string, options: { external: true }) => never)(303, location, { external: true });
+}
