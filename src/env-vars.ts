@@ -37,6 +37,11 @@ export function authEnvVars(answers: Answers, authSecret: string): AuthEnvVar[] 
 			example: ''
 		},
 		{
+			key: 'AUTH_SECRET_1',
+			description: 'The previous AUTH_SECRET after a rotation (create-auth secret): still opens existing sessions, never seals new ones.',
+			example: ''
+		},
+		{
 			key: 'AUTH_TRUST_HOST',
 			description: 'Set to true behind a proxy or on a host you set up yourself, to trust the Host header.',
 			example: ''

@@ -32,6 +32,11 @@ export interface Manifest {
 	files: Record<string, ManifestFile>;
 	/** Manual steps the tool could not do (unknown file shapes), to do by hand. */
 	pending: string[];
+	/**
+	 * Files `regenerate` left with conflict markers (app-relative paths). Every later run
+	 * refuses until no file listed here still holds a marker.
+	 */
+	conflicts?: string[];
 }
 
 /**

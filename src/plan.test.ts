@@ -175,7 +175,7 @@ describe('planInit for each SvelteKit shape', () => {
 	it('writes no $lib, $env or $app/environment anywhere in a SvelteKit 3 app', () => {
 		const plan = planInit({ ...base, project: kit3 });
 		for (const op of written(plan)) expect(op.content, op.path).not.toMatch(/\$lib|\$env\/|\$app\/environment/);
-		expect(contentOf(plan, 'src/auth.ts')).toContain("import { AUTH_SQLITE_FILE, AUTH_SECRET, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';");
+		expect(contentOf(plan, 'src/auth.ts')).toContain("import { AUTH_SQLITE_FILE, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';");
 		expect(contentOf(plan, 'src/auth.ts')).toContain("import { SvelteKitAuth } from '#lib/server/auth/index.js';");
 		expect(contentOf(plan, 'src/authorization.ts')).toContain("import type { Handle } from '@sveltejs/kit/hooks';");
 		expect(contentOf(plan, 'src/app.d.ts')).toContain("import type { Session } from '#lib/auth/index.js';");
@@ -281,7 +281,7 @@ describe('planInit with OAuth providers', () => {
 	it('SvelteKit 3: imports the provider variables from $app/env/private, declares them in src/env.ts, augments #lib modules', () => {
 		const plan = withProviders(kit3, 'credentials', 'idp');
 		expect(contentOf(plan, 'src/auth.ts')).toContain(
-			"import { AUTH_SQLITE_FILE, AUTH_IDP_ISSUER, AUTH_IDP_ID, AUTH_IDP_SECRET, AUTH_IDP_TENANT_ID, AUTH_SECRET, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';"
+			"import { AUTH_SQLITE_FILE, AUTH_IDP_ISSUER, AUTH_IDP_ID, AUTH_IDP_SECRET, AUTH_IDP_TENANT_ID, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';"
 		);
 		expect(contentOf(plan, 'src/env.ts')).toContain('\tAUTH_IDP_TENANT_ID: {\n\t\tpublic: false,');
 		const appTypes = contentOf(plan, 'src/app.d.ts');

@@ -65,9 +65,11 @@ export interface SvelteKitAuthConfig {
 	adapter?: Adapter;
 	/**
 	 * Encrypts session cookies: at least 32 characters. With several, the first encrypts and all
-	 * decrypt (rotation). The generated `src/auth.ts` passes the `AUTH_SECRET` environment variable.
+	 * decrypt (rotation); undefined or empty entries are ignored, so unset variables can be listed.
+	 * The generated `src/auth.ts` passes `[AUTH_SECRET, AUTH_SECRET_1]`: the current secret, then
+	 * the previous one that `create-auth secret` keeps after a rotation.
 	 */
-	secret?: string | string[];
+	secret?: string | Array<string | undefined>;
 	/**
 	 * Trust the request's host, so absolute redirect URLs on it are accepted. Default false; the
 	 * generated `src/auth.ts` passes `AUTH_TRUST_HOST === 'true'`, or true on the dev server.
