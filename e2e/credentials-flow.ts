@@ -142,6 +142,6 @@ export function credentialsFlows(app: () => CredentialsApp): void {
 	it('writes nothing when run again on the same app', async () => {
 		const again = await app().runCliAgain();
 		expect(again.exitCode).toBe(0);
-		expect(again.stdout).toContain('nothing to write');
+		expect(again.stdout).toContain('Nothing to write');
 	});
 }

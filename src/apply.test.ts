@@ -1,8 +1,10 @@
-import { mkdtemp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyOperations } from './apply.js';
+import { applyOperations, JOURNAL_PATH, recoverInterruptedRun } from './apply.js';
 import { CliError } from './errors.js';
 
 async function tree(root: string): Promise<Record<string, string>> {
@@ -26,13 +28,75 @@ describe('applyOperations', () => {
 	it('writes new and changed files, and its rollback restores the app exactly', async () => {
 		const root = await app();
 		const before = await tree(root);
-		const rollback = await applyOperations(root, [
+		const applied = await applyOperations(root, [
 			{ path: 'src/app.d.ts', strategy: 'patch', content: 'new\n', previous: 'old\n' },
 			{ path: 'src/lib/server/auth/index.ts', strategy: 'managed', content: 'x\n', previous: undefined }
 		]);
 		expect(await readFile(path.join(root, 'src/app.d.ts'), 'utf8')).toBe('new\n');
 		expect(await readFile(path.join(root, 'src/lib/server/auth/index.ts'), 'utf8')).toBe('x\n');
-		await rollback();
+		await applied.rollback();
+		expect(await tree(root)).toEqual(before);
+	});
+
+	it('keeps a journal until the run is committed, and deletes files an operation without content names', async () => {
+		const root = await app();
+		const applied = await applyOperations(root, [
+			{ path: 'src/app.d.ts', strategy: 'merge', content: undefined, previous: 'old\n' },
+			{ path: 'src/auth.ts', strategy: 'merge', content: 'x\n', previous: undefined }
+		]);
+		expect(existsSync(path.join(root, 'src/app.d.ts'))).toBe(false);
+		const journal = path.join(root, JOURNAL_PATH);
+		expect(JSON.parse(await readFile(journal, 'utf8')).files).toContainEqual({ path: 'src/app.d.ts', previous: 'old\n' });
+		expect((await stat(journal)).mode & 0o777).toBe(0o600);
+		await applied.commit();
+		expect(existsSync(journal)).toBe(false);
+		expect(await recoverInterruptedRun(root)).toBe(0);
+		expect(await readFile(path.join(root, 'src/auth.ts'), 'utf8')).toBe('x\n');
+	});
+
+	it('stops between two files when cancelled (Ctrl-C) and restores the app', async () => {
+		const root = await app();
+		const before = await tree(root);
+		const controller = new AbortController();
+		controller.abort();
+		const cancelled = applyOperations(root, [{ path: 'src/auth.ts', strategy: 'merge', content: 'x\n', previous: undefined }], controller.signal);
+		await expect(cancelled).rejects.toMatchObject({ code: 'E_CANCELLED' });
+		expect(await tree(root)).toEqual(before);
+	});
+
+	it('a process killed in the middle of writing is undone by the next run', async () => {
+		const root = await app();
+		await writeFile(path.join(root, '.env'), 'AUTH_SECRET=keep-me\n');
+		const before = await tree(root);
+		// Enough large files that the kill lands mid-apply: the child is killed (SIGKILL, no
+		// cleanup of any kind) as soon as the first new file is on disk.
+		const operations = [
+			{ path: '.env', strategy: 'patch', content: 'AUTH_SECRET=keep-me\nX=1\n', previous: 'AUTH_SECRET=keep-me\n' },
+			{ path: 'src/app.d.ts', strategy: 'patch', content: 'new\n', previous: 'old\n' },
+			...Array.from({ length: 400 }, (_, i) => ({
+				path: `src/lib/server/auth/file${i}.ts`,
+				strategy: 'managed',
+				content: 'x'.repeat(200_000),
+				previous: undefined
+			}))
+		];
+		// The built module (npm test builds first), run by a plain Node.
+		const planFile = path.join(await mkdtemp(path.join(tmpdir(), 'create-auth-plan-')), 'operations.json');
+		await writeFile(planFile, JSON.stringify(operations));
+		const script = `import { readFileSync } from 'node:fs';
+			import { applyOperations } from ${JSON.stringify(new URL('../dist/apply.js', import.meta.url).href)};
+			await applyOperations(process.argv[1], JSON.parse(readFileSync(process.argv[2], 'utf8')));`;
+		const child = spawn(process.execPath, ['--input-type=module', '-e', script, root, planFile], { stdio: 'ignore' });
+		const exited = new Promise((resolve) => child.on('exit', resolve));
+		const firstNewFile = path.join(root, 'src/lib/server/auth/file0.ts');
+		for (let i = 0; i < 2000 && !existsSync(firstNewFile); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+		child.kill('SIGKILL');
+		await exited;
+		expect(existsSync(firstNewFile)).toBe(true);
+		expect(existsSync(path.join(root, 'src/lib/server/auth/file399.ts'))).toBe(false);
+		expect(await readFile(path.join(root, 'src/app.d.ts'), 'utf8')).toBe('new\n');
+
+		expect(await recoverInterruptedRun(root)).toBe(operations.length);
 		expect(await tree(root)).toEqual(before);
 	});
 

@@ -87,7 +87,7 @@ describe('create-auth (the binary)', () => {
 		expect(after['src/auth.ts']).toContain('SvelteKitAuth(');
 		const second = await run(dir, '--yes', '--no-install');
 		expect(second.code).toBe(0);
-		expect(second.stdout).toContain('nothing to write');
+		expect(second.stdout).toContain('Nothing to write');
 		expect(await snapshot(dir)).toEqual(after);
 	});
 

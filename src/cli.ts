@@ -1,7 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { loadToolPackage } from './assets.js';
 import { devIdp, parsePort, parseRedirectUri } from './commands/dev-idp.js';
+import { doctor } from './commands/doctor.js';
 import { init } from './commands/init.js';
+import { addProvider, removeProvider } from './commands/provider.js';
+import { regenerate } from './commands/regenerate.js';
+import { secret } from './commands/secret.js';
+import { PROVIDERS } from './providers/index.js';
 import { CliError } from './errors.js';
 
 /**
@@ -26,8 +31,46 @@ export async function main(argv: string[]): Promise<number> {
 		.option('--no-install', 'write files but do not install dependencies')
 		.option('--dry-run', 'print what would be written; write nothing')
 		.exitOverride()
+		.enablePositionalOptions()
 		.action(async (options) => {
 			exitCode = await init(options);
+		});
+	const writeOptions = (command: Command) =>
+		command
+			.option('-C, --cwd <path>', 'the SvelteKit app (default: the current folder)')
+			.option('--no-install', 'write files but do not install dependencies')
+			.option('--dry-run', 'print the changes as a unified diff; write nothing');
+	writeOptions(program.command('regenerate'))
+		.description('Update the auth files to this version of create-auth, merging your edits (3-way).')
+		.option('--restore <paths...>', 'write generated files you deleted again (app-relative paths)')
+		.action(async (options) => {
+			exitCode = await regenerate(options);
+		});
+	writeOptions(program.command('add-provider').argument('<id>', 'provider id'))
+		.description(`Add a sign-in provider (${PROVIDERS.map((p) => p.id).join(', ')}).`)
+		.action(async (id: string, options) => {
+			exitCode = await addProvider(id, options);
+		});
+	writeOptions(program.command('remove-provider').argument('<id>', 'provider id'))
+		.description('Remove a sign-in provider; what you changed stays.')
+		.action(async (id: string, options) => {
+			exitCode = await removeProvider(id, options);
+		});
+	program
+		.command('doctor')
+		.description('Check the app: secrets, env keys, callback URLs, the adapter, pending steps, runtime edits. Exit 0 only when all is well.')
+		.option('-C, --cwd <path>', 'the SvelteKit app (default: the current folder)')
+		.option('--json', 'print the report as JSON (for CI)')
+		.action(async (options) => {
+			exitCode = await doctor(options);
+		});
+	program
+		.command('secret')
+		.description('Rotate AUTH_SECRET in .env; the old one becomes AUTH_SECRET_1, so sessions survive.')
+		.option('-C, --cwd <path>', 'the SvelteKit app (default: the current folder)')
+		.option('--force', 'rotate even though src/auth does not read AUTH_SECRET_1 (signs everyone out)')
+		.action(async (options) => {
+			exitCode = await secret(options);
 		});
 	program
 		.command('dev-idp')

@@ -11,7 +11,13 @@ export type CliErrorCode =
 	| 'E_CANCELLED'
 	| 'E_WRITE_FAILED'
 	| 'E_INSTALL_FAILED'
-	| 'E_PORT_IN_USE';
+	| 'E_PORT_IN_USE'
+	| 'E_NO_MANIFEST'
+	| 'E_ALREADY_SET_UP'
+	| 'E_PROVIDER_NOT_SET_UP'
+	| 'E_UNRESOLVED_CONFLICTS'
+	| 'E_UNKNOWN_FILE'
+	| 'E_ROTATION_UNSUPPORTED';
 
 /**
  * A failure caused by the user's input or project, as opposed to a bug. The top-level handler

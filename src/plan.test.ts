@@ -25,7 +25,7 @@ function applied(project: Project, plan: Plan): Project {
 	const files = { ...project.files };
 	let packageJson = project.packageJson;
 	for (const op of plan.operations) {
-		if (op.path === 'package.json') packageJson = op.content;
+		if (op.path === 'package.json') packageJson = op.content!;
 		else files[op.path] = op.content;
 	}
 	return { ...project, files, packageJson };
@@ -79,7 +79,7 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 
 	it("declares the runtime's dependencies at create-auth's tested ranges", () => {
 		const plan = planInit({ ...base, project: fixture });
-		const pkg = JSON.parse(plan.operations.find((op) => op.path === 'package.json')!.content);
+		const pkg = JSON.parse(plan.operations.find((op) => op.path === 'package.json')!.content!);
 		expect(pkg.dependencies).toEqual({
 			'better-sqlite3': base.tool.devDependencies['better-sqlite3'],
 			jose: base.tool.devDependencies.jose,
@@ -142,17 +142,17 @@ describe('planInit on an app that already has files', () => {
 		expect(env).not.toContain(SECRET);
 	});
 
-	it('keeps a vendored runtime file the user edited and keeps its merge base in the manifest', () => {
+	it("merges a new version of a vendored runtime file into the user's edit of it, and records the new base", () => {
 		const first = planInit({ ...base, project: fixture });
 		const after = applied(fixture, first);
 		const path = 'src/lib/server/auth/errors.ts';
-		const edited: Project = { ...after, files: { ...after.files, [path]: `${after.files[path]}// my fix\n` } };
+		const edited: Project = { ...after, files: { ...after.files, [path]: `// my note\n${after.files[path]}` } };
 		const changedRuntime: TextFiles = { ...base.runtime, 'server/auth/errors.ts': `${base.runtime['server/auth/errors.ts']}// v2\n` };
 		const plan = planInit({ ...base, runtime: changedRuntime, project: edited });
-		expect(paths(plan)).not.toContain(path);
-		expect(plan.skipped).toEqual([{ path, reason: expect.stringContaining('regenerate') }]);
-		const manifest = parseManifest(plan.operations.find((op) => op.path === MANIFEST_PATH)?.content ?? edited.files[MANIFEST_PATH])!;
-		expect(manifest.files[path]).toEqual({ strategy: 'managed', content: base.runtime['server/auth/errors.ts'] });
+		expect(plan.operations.find((op) => op.path === path)?.content).toBe(`// my note\n${base.runtime['server/auth/errors.ts']}// v2\n`);
+		expect(plan.conflicts).toEqual([]);
+		const manifest = parseManifest(plan.operations.find((op) => op.path === MANIFEST_PATH)!.content)!;
+		expect(manifest.files[path]).toEqual({ strategy: 'managed', content: changedRuntime['server/auth/errors.ts'] });
 	});
 
 	it('updates a generated file the user has not touched when the template changes', () => {

@@ -1,15 +1,19 @@
 import { ADAPTERS, type Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
+import { CliError } from './errors.js';
+import { hasConflictMarkers } from './merge.js';
 import { addEnvEntries, addMissingLines } from './edits/env.js';
 import { addEnvVariables } from './edits/env-module.js';
 import { addTokenTypes } from './edits/token-types.js';
 import { composeHooks } from './edits/hooks.js';
+import { mergeLayoutLoad } from './edits/layout.js';
 import { addDependencies, addSubpathImports } from './edits/package-json.js';
 import { authEnvVars } from './env-vars.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Project } from './project.js';
 import { findProvider } from './providers/index.js';
+import { reconcileFile } from './reconcile.js';
 import { createRenderer, libSpecifier, templateContext } from './render.js';
 
 /** Everything a plan depends on; gathered by the caller, so planning does no I/O. */
@@ -22,13 +26,18 @@ export interface PlanInput {
 	runtime: TextFiles;
 	/** A fresh random secret (≥ 32 chars), used only when `.env` has no `AUTH_SECRET` yet. */
 	authSecret: string;
+	/** Generated files the user deleted that this run writes again (`regenerate --restore`). */
+	restore?: readonly string[];
 }
 
-/** One file to write: its new text and the text it replaces (undefined for a new file). */
+/**
+ * One file to write: its new text (undefined: delete the file) and the text it replaces
+ * (undefined for a new file).
+ */
 export interface FileOperation {
 	path: string;
 	strategy: FileStrategy | 'tool';
-	content: string;
+	content: string | undefined;
 	previous: string | undefined;
 }
 
@@ -39,6 +48,8 @@ export interface Plan {
 	skipped: Array<{ path: string; reason: string }>;
 	/** Manual steps (unknown file shapes); also recorded in the manifest. */
 	pending: string[];
+	/** Files written with conflict markers (both the user and the new version changed the same lines). */
+	conflicts: string[];
 }
 
 /** Runtime npm packages, by when they are needed; ranges come from create-auth's package.json. */
@@ -54,37 +65,64 @@ const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
 const TOKEN_TYPES_EDITS = ['Session: idp token fields', 'JWT: idp token fields'];
 
 /**
- * Turns (project, answers, tool version) into file operations. Pure: the same input gives the
- * same plan, and a second run with the same version and answers plans zero writes.
+ * Turns (project, answers, tool version, manifest) into file operations. Pure: the same input
+ * gives the same plan, and a run with the version and answers the manifest records plans zero
+ * writes. Serves the first run, `regenerate`, and `add-provider` / `remove-provider` (answers
+ * that differ from the manifest's).
  *
- * Generated files follow DESIGN.md's strategies. On a first run a file the user already has is
- * never overwritten: it is skipped (merge files) or edited structurally (patch files). On a
- * re-run a generated file is rewritten only while it still equals what the tool last wrote
- * (the manifest's base); a file the user changed is kept and reported, for `regenerate` to
- * merge.
+ * Files the tool generates (`managed` runtime, `merge` files) are reconciled 3-way with the
+ * user's copy ({@link reconcileFile}): conflicts are written as markers and listed in
+ * `conflicts`. When the answers changed, `src/auth.ts` gets the difference between the old
+ * and new answers' renderings structurally, so providers the user added by hand never conflict
+ * with one the tool adds. A generated file the new plan no longer generates is deleted while
+ * unchanged, else kept.
+ *
+ * User files (`patch`) get small idempotent structural edits; a shape an edit does not know is
+ * left alone and its manual step listed in `pending`.
+ *
+ * @throws {CliError} `E_UNRESOLVED_CONFLICTS` while a file the last run left conflicted still
+ *   holds markers; `E_UNKNOWN_FILE` for a `restore` path the tool does not generate
  */
 export function planInit(input: PlanInput): Plan {
 	const { project, answers } = input;
 	const manifest = parseManifest(project.files[MANIFEST_PATH]);
+	const unresolved = (manifest?.conflicts ?? []).filter((path) => hasConflictMarkers(project.files[path] ?? ''));
+	if (unresolved.length > 0) {
+		throw new CliError(
+			'E_UNRESOLVED_CONFLICTS',
+			`These files still hold conflict markers from the last run: ${unresolved.join(', ')}.`,
+			'Resolve each <<<<<<< … >>>>>>> region (keep the lines you want, delete the markers), then run the command again.'
+		);
+	}
 	const render = createRenderer(input.templates);
+	const contextFor = (given: Answers) =>
+		templateContext(given, project.kit, authEnvVars(given, input.authSecret).map((variable) => variable.key));
 	const envVars = authEnvVars(answers, input.authSecret);
-	const context = templateContext(answers, project.kit, envVars.map((variable) => variable.key));
-	const plan: Plan = { operations: [], skipped: [], pending: [] };
+	const context = contextFor(answers);
+	// The rendering of the answers the app was last written with, when they changed.
+	const previous = manifest && !sameAnswers(manifest.answers, answers) ? contextFor(manifest.answers) : undefined;
+	const plan: Plan = { operations: [], skipped: [], pending: [], conflicts: [] };
 	const recorded: Record<string, ManifestFile> = {};
+	const labels = { ours: 'yours', theirs: `create-auth ${input.tool.version}` };
 
-	const own = (path: string, strategy: 'managed' | 'merge', content: string) => {
-		const previous = project.files[path];
+	const write = (path: string, strategy: FileOperation['strategy'], content: string | undefined) =>
+		plan.operations.push({ path, strategy, content, previous: project.files[path] });
+	const own = (path: string, strategy: 'managed' | 'merge', content: string, from?: string) => {
 		const base = manifest?.files[path];
-		recorded[path] = { strategy, content };
-		if (previous === content) return;
-		if (previous === undefined || (base && 'content' in base && base.content === previous)) {
-			plan.operations.push({ path, strategy, content, previous });
-			return;
-		}
-		const reason = base ? 'changed since create-auth wrote it; run create-auth regenerate to merge' : 'already exists; left as is';
-		plan.skipped.push({ path, reason });
-		if (base) recorded[path] = base;
-		else delete recorded[path];
+		const result = reconcileFile({
+			path,
+			current: project.files[path],
+			base: base && 'content' in base ? base.content : undefined,
+			next: content,
+			from,
+			restore: input.restore?.includes(path) ?? false,
+			labels
+		});
+		if (result.record) recorded[path] = { strategy, content };
+		if (result.write !== undefined) write(path, strategy, result.write);
+		if (result.skipped) plan.skipped.push({ path, reason: result.skipped });
+		if (result.conflict) plan.conflicts.push(path);
+		plan.pending.push(...result.pending);
 	};
 	const patch = (path: string, content: string, edits: string[]) => {
 		recorded[path] = { strategy: 'patch', edits };
@@ -111,16 +149,29 @@ export function planInit(input: PlanInput): Plan {
 		'account/+page.svelte',
 		...answers.providers.flatMap((id) => findProvider(id)?.routes ?? [])
 	];
-	own('src/auth.ts', 'merge', render('auth.ts.hbs', context));
+	own('src/auth.ts', 'merge', render('auth.ts.hbs', context), previous && render('auth.ts.hbs', previous));
 	own('src/authorization.ts', 'merge', render('authorization.ts.hbs', context));
 	for (const route of routes) own(`src/routes/${route}`, 'merge', render(`routes/${route}.hbs`, context));
+
+	const unknown = (input.restore ?? []).filter((path) => !recorded[path]);
+	if (unknown.length > 0) {
+		throw new CliError('E_UNKNOWN_FILE', `create-auth does not generate ${unknown.join(', ')}, so it cannot restore it.`, 'Give app-relative paths as the regenerate report lists them, e.g. src/routes/signin/+page.svelte.');
+	}
+
+	// Generated files this run no longer generates (a removed provider's routes, a runtime module
+	// the new version dropped): deleted while unchanged, else kept as the user's.
+	for (const [path, file] of Object.entries(manifest?.files ?? {})) {
+		if (recorded[path] || file.strategy === 'patch' || project.files[path] === undefined) continue;
+		if (project.files[path] === file.content) write(path, file.strategy, undefined);
+		else plan.skipped.push({ path, reason: 'no longer generated; kept because you changed it' });
+	}
 
 	// Hooks: created, or the app's own handle composed after ours.
 	const hooksPath = project.files['src/hooks.server.js'] !== undefined ? 'src/hooks.server.js' : 'src/hooks.server.ts';
 	const hooks = project.files[hooksPath];
 	if (hooks === undefined) patch(hooksPath, render('hooks/hooks.server.ts.hbs', context), HOOKS_EDITS);
 	else {
-		const result = composeHooks(hooks);
+		const result = composeHooks(hooks, hooksPath);
 		pending(result.pending);
 		patch(hooksPath, result.content, result.pending ? [] : HOOKS_EDITS);
 	}
@@ -128,8 +179,11 @@ export function planInit(input: PlanInput): Plan {
 	// Root layout load: the session for every page.
 	const layoutPath = ['src/routes/+layout.server.ts', 'src/routes/+layout.server.js'].find((p) => project.files[p] !== undefined);
 	if (!layoutPath) patch('src/routes/+layout.server.ts', render('routes/+layout.server.ts.hbs', context), LAYOUT_EDITS);
-	else if (project.files[layoutPath]!.includes('locals.auth()')) patch(layoutPath, project.files[layoutPath]!, LAYOUT_EDITS);
-	else pending(`Return the session from your root layout load in ${layoutPath}: session: await event.locals.auth()`);
+	else {
+		const result = mergeLayoutLoad(project.files[layoutPath]!, layoutPath);
+		pending(result.pending);
+		patch(layoutPath, result.content, result.pending ? [] : LAYOUT_EDITS);
+	}
 
 	// App types; with idp, the token fields its callbacks keep on Session and JWT.
 	const appTypes = project.files['src/app.d.ts'];
@@ -185,12 +239,22 @@ export function planInit(input: PlanInput): Plan {
 		plan.operations.push({ path: 'package.json', strategy: 'tool', content: packageJson, previous: project.packageJson });
 	}
 
-	const next: Manifest = { version: input.tool.version, answers, files: sortKeys(recorded), pending: plan.pending };
+	const next: Manifest = {
+		version: input.tool.version,
+		answers,
+		files: sortKeys(recorded),
+		pending: plan.pending,
+		...(plan.conflicts.length > 0 ? { conflicts: plan.conflicts } : {})
+	};
 	const manifestText = serializeManifest(next);
 	if (manifestText !== project.files[MANIFEST_PATH]) {
 		plan.operations.push({ path: MANIFEST_PATH, strategy: 'tool', content: manifestText, previous: project.files[MANIFEST_PATH] });
 	}
 	return plan;
+}
+
+function sameAnswers(a: Answers, b: Answers): boolean {
+	return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

@@ -1,6 +1,6 @@
 import MagicString from 'magic-string';
 import type { Comment, Statement, TSModuleBlock } from '@babel/types';
-import { endOfImports, parseModule } from './ast.js';
+import { endOfImports, indentUnit, parseModule } from './ast.js';
 import type { EditResult } from './hooks.js';
 
 
@@ -13,13 +13,20 @@ const MEMBERS = [
 /**
  * Types `event.locals.auth()` and `page.data.session` in an existing `src/app.d.ts`: adds the
  * `Session` type import (from `sessionModule`: `$lib/auth` or `#lib/auth/index.js`) unless the
- * file already imports a `Session`, and, inside `declare global { namespace App { … } }`, the `auth`
- * member of `Locals` and the `session` member of `PageData`. An interface the file already has
- * gets the member appended; a missing one replaces sv's placeholder comment
- * (`// interface Locals {}`) or is added at the end of the namespace.
+ * file already imports a `Session`, and, inside `declare global { namespace App { … } }`, the
+ * `auth` member of `Locals` and the `session` member of `PageData`. Shapes:
  *
- * Idempotent; members already present are left as they are. A file without an `App` namespace
- * is not edited and the result carries the manual step.
+ * - sv's placeholder comment (`// interface Locals {}`): replaced by the interface;
+ * - an interface the user declared (empty, or with members and comments): the member is
+ *   appended after the last one (after a comment ending that line), members and comments kept;
+ * - no such interface nor placeholder: the interface is added at the end of the namespace;
+ * - with or without `export {};`, next to other global declarations (`Window`, `declare module`,
+ *   `const` globals), indented with the file's tabs or spaces.
+ *
+ * Returns the new text; idempotent, members already present are left as they are. A file with
+ * no `App` namespace inside `declare global` (none at all, or a top-level
+ * `declare namespace App` of a script file, which an import would turn into a module) is not
+ * edited: `pending` then holds the one-line manual step.
  */
 export function addAppTypes(source: string, sessionModule: string): EditResult {
 	const SESSION_IMPORT = `import type { Session } from '${sessionModule}';`;
@@ -29,7 +36,8 @@ export function addAppTypes(source: string, sessionModule: string): EditResult {
 	if (!ast || !app) return { content: source, pending: manual };
 
 	const edit = new MagicString(source);
-	const indent = indentOf(source, app.start!) || '\t\t';
+	const unit = indentUnit(source);
+	const indent = indentOf(source, app.start!) || unit + unit;
 	let changed = false;
 	for (const { name, member, line } of MEMBERS) {
 		const existing = app.body.find(
@@ -41,15 +49,15 @@ export function addAppTypes(source: string, sessionModule: string): EditResult {
 			);
 			if (has) continue;
 			const last = existing.body.body.at(-1);
-			if (last) edit.appendLeft(last.end!, `\n${indent}\t${line}`);
-			else edit.appendLeft(existing.body.end! - 1, `\n${indent}\t${line}\n${indent}`);
+			if (last) edit.appendLeft(endOfLine(source, last.end!), `\n${indent}${unit}${line}`);
+			else edit.appendLeft(existing.body.end! - 1, `\n${indent}${unit}${line}\n${indent}`);
 			changed = true;
 			continue;
 		}
-		const declaration = `interface ${name} {\n${indent}\t${line}\n${indent}}`;
+		const declaration = `interface ${name} {\n${indent}${unit}${line}\n${indent}}`;
 		const placeholder = findPlaceholder(ast.comments ?? [], name, app);
 		if (placeholder) edit.overwrite(placeholder.start!, placeholder.end!, declaration);
-		else edit.appendLeft(app.end! - 1, `\t${declaration}\n${indent.slice(1)}`);
+		else edit.appendLeft(app.end! - 1, `${unit}${declaration}\n${indent.slice(unit.length)}`);
 		changed = true;
 	}
 	if (!changed) return { content: source };
@@ -100,4 +108,13 @@ function findPlaceholder(comments: Comment[], name: string, app: TSModuleBlock):
 function indentOf(source: string, blockStart: number): string {
 	const lineStart = source.indexOf('\n', blockStart) + 1;
 	return /^[ \t]*/.exec(source.slice(lineStart))?.[0] ?? '';
+}
+
+/**
+ * Where a line added after the member ending at `offset` goes: past a comment that ends its line
+ * (`user: User; // from the hooks`), which stays with its member; else right after the member.
+ */
+function endOfLine(source: string, offset: number): number {
+	const match = /^[ \t]*(\/\/[^\r\n]*)?(?=\r?\n|$)/.exec(source.slice(offset));
+	return match ? offset + match[0].length : offset;
 }

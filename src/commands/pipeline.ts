@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import * as prompts from '@clack/prompts';
+import { createTwoFilesPatch } from 'diff';
+import type { Answers } from '../answers.js';
+import { applyOperations, recoverInterruptedRun } from '../apply.js';
+import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
+import { installDependencies } from '../install.js';
+import { missingNode } from '../kit.js';
+import { parseManifest, MANIFEST_PATH, type Manifest } from '../manifest.js';
+import { planInit, type Plan } from '../plan.js';
+import { findProvider } from '../providers/index.js';
+import { detectProject, type Project } from '../project.js';
+
+/** Options every command that writes the app shares. */
+export interface WriteOptions {
+	/** The app's folder; the process's cwd when not given. */
+	cwd?: string;
+	/** false with `--no-install`. */
+	install?: boolean;
+	/** Print the plan (unified diffs), write nothing. */
+	dryRun?: boolean;
+}
+
+/** The app, read once a previous interrupted run (if any) has been undone. */
+export interface LoadedApp {
+	project: Project;
+	/** The manifest, when create-auth has set the app up before. */
+	manifest: Manifest | undefined;
+}
+
+/**
+ * Undoes an interrupted run (saying so), then reads the app.
+ *
+ * @throws {CliError} `E_NOT_SVELTEKIT` from {@link detectProject}
+ */
+export async function loadApp(cwd: string | undefined): Promise<LoadedApp> {
+	const root = cwd ?? process.cwd();
+	const restored = await recoverInterruptedRun(root);
+	if (restored > 0) prompts.log.warn(`An earlier create-auth run was interrupted; it was undone (${restored} files restored).`);
+	const project = await detectProject(root, process.env.npm_config_user_agent);
+	return { project, manifest: parseManifest(project.files[MANIFEST_PATH]) };
+}
+
+/** What {@link writeApp} did, for the command's closing lines. */
+export interface WriteOutcome {
+	plan: Plan;
+	/** The Node version the app needs and this process lacks, when the install was left to the user. */
+	neededNode: string | undefined;
+	/** Dependencies changed and were not installed (`--no-install`, or the wrong Node). */
+	installLeft: boolean;
+	/** The process exit code: 1 when a file was left with conflict markers, else 0. */
+	exitCode: number;
+}
+
+/**
+ * Plan → apply → install, the pipeline every writing command shares (`create-auth`,
+ * `regenerate`, `add-provider`, `remove-provider`). A failure at any step after writing,
+ * including a failed or cancelled install, restores every file, so the app is left as it was.
+ *
+ * @throws {CliError} from planning (`E_UNRESOLVED_CONFLICTS`, `E_UNKNOWN_FILE`), writing or installing
+ */
+export async function writeApp(
+	{ project }: LoadedApp,
+	answers: Answers,
+	options: WriteOptions & { restore?: string[] }
+): Promise<WriteOutcome> {
+	const [templates, runtime, tool] = await Promise.all([loadTemplates(), loadRuntime(), loadToolPackage()]);
+	const plan = planInit({
+		project,
+		answers,
+		tool,
+		templates,
+		runtime,
+		authSecret: randomBytes(32).toString('base64url'),
+		restore: options.restore
+	});
+	const exitCode = plan.conflicts.length > 0 ? 1 : 0;
+	if (options.dryRun) {
+		printDryRun(plan);
+		return { plan, neededNode: undefined, installLeft: false, exitCode };
+	}
+	if (plan.operations.length === 0) {
+		prompts.log.success('Nothing to write: the app is up to date.');
+		reportLeftAlone(plan);
+		return { plan, neededNode: undefined, installLeft: false, exitCode };
+	}
+	// SvelteKit 3 needs Node 22.17+: the files are right for it, but an install under this Node
+	// would build native modules (better-sqlite3) for the wrong Node, so it waits for the user.
+	const neededNode = missingNode(project.kit, process.versions.node);
+	if (neededNode) {
+		prompts.log.warn(
+			`This app's SvelteKit ${project.kit.major} needs Node ${neededNode} or later to install, build and run; this is Node ${process.versions.node}. ` +
+				'The files are written for it; install the dependencies with that Node.'
+		);
+	}
+	const controller = new AbortController();
+	const cancel = () => controller.abort();
+	process.once('SIGINT', cancel);
+	try {
+		const applied = await applyOperations(project.root, plan.operations, controller.signal);
+		const dependenciesChanged = plan.operations.some((operation) => operation.path === 'package.json');
+		const installNow = options.install !== false && dependenciesChanged && !neededNode;
+		if (installNow) {
+			// An animated spinner only where a person watches; logs and CI get two plain lines.
+			const progress = process.stdout.isTTY ? prompts.spinner() : plainProgress();
+			progress.start(`Installing dependencies with ${project.packageManager}`);
+			try {
+				await installDependencies(project.root, project.packageManager, controller.signal);
+				progress.stop('Dependencies installed');
+			} catch (error) {
+				progress.error('Install failed: restoring your files');
+				await applied.rollback();
+				throw error;
+			}
+		}
+		await applied.commit();
+		const written = plan.operations.map((o) => `  ${o.content === undefined ? '-' : o.previous === undefined ? '+' : '~'} ${o.path}`);
+		prompts.log.success(`Wrote ${plan.operations.length} files:\n${written.join('\n')}`);
+		reportLeftAlone(plan);
+		return { plan, neededNode, installLeft: dependenciesChanged && !installNow, exitCode };
+	} finally {
+		process.off('SIGINT', cancel);
+	}
+}
+
+/**
+ * For each OAuth provider: the callback URL to register (on the dev server's origin) and the
+ * `.env` keys to fill in, which create-auth left empty.
+ */
+export function providerSteps(ids: readonly string[]): string[] {
+	return ids.flatMap((id) => {
+		const scaffold = findProvider(id);
+		if (scaffold?.type !== 'oauth') return [];
+		const keys = scaffold.env.map((variable) => variable.key).join(', ');
+		return [
+			`${scaffold.label}: register the callback URL http://localhost:5173/auth/callback/${id} and fill ${keys} in .env.`,
+			...(scaffold.tryLocally ? [`  ${scaffold.tryLocally}`] : [])
+		];
+	});
+}
+
+function plainProgress(): Pick<ReturnType<typeof prompts.spinner>, 'start' | 'stop' | 'error'> {
+	return {
+		start: (message) => prompts.log.step(message ?? ''),
+		stop: (message) => prompts.log.success(message ?? ''),
+		error: (message) => prompts.log.error(message ?? '')
+	};
+}
+
+/** Prints what the plan left alone, the manual steps, and the files left with conflict markers. */
+function reportLeftAlone(plan: Plan): void {
+	for (const { path, reason } of plan.skipped) prompts.log.warn(`${path}: ${reason}`);
+	for (const step of plan.pending) prompts.log.warn(`To do by hand: ${step}`);
+	if (plan.conflicts.length > 0) {
+		prompts.log.error(
+			`Your changes and create-auth's overlap in these files; both versions are kept between <<<<<<< and >>>>>>> markers:\n` +
+				`${plan.conflicts.map((path) => `  ${path}`).join('\n')}\nResolve them, then run create-auth regenerate again.`
+		);
+	}
+}
+
+/** `--dry-run`: new files by name and size, changed files as a unified diff; writes nothing. */
+function printDryRun(plan: Plan): void {
+	const lines = ['Dry run: nothing was written. create-auth would write:'];
+	for (const operation of plan.operations) {
+		if (operation.content === undefined) {
+			lines.push(`- ${operation.path} (deleted)`);
+		} else if (operation.previous === undefined) {
+			lines.push(`+ ${operation.path} (new, ${operation.content.split('\n').length} lines)`);
+		} else if (operation.path.startsWith('.env') && operation.path !== '.env.example') {
+			lines.push(`~ ${operation.path} (adds keys; values hidden)`);
+		} else {
+			lines.push(createTwoFilesPatch(`a/${operation.path}`, `b/${operation.path}`, operation.previous, operation.content).trimEnd());
+		}
+	}
+	process.stdout.write(`${lines.join('\n')}\n`);
+	reportLeftAlone(plan);
+}

@@ -1,0 +1,161 @@
+import type { Node } from '@babel/types';
+import type { Answers } from '../answers.js';
+import { parseModule } from '../edits/ast.js';
+import { authEnvVars } from '../env-vars.js';
+import { findProvider } from '../providers/index.js';
+import { lookupEnv, type Check, type EnvSources } from './check.js';
+
+/** Modules whose imports are environment variables, by how they expose them. */
+const NAMED_ENV_MODULES = ['$app/env/private', '$env/static/private'];
+const OBJECT_ENV_MODULES = ['$env/dynamic/private', '$app/env/private', '$env/static/private'];
+
+/**
+ * `env-missing:<KEY>` (warn) for each variable of the answers' providers that is unset or empty
+ * in `.env`, `.env.local` and the environment (create-auth writes them empty, for the user to
+ * fill in); the bare `env-missing` (ok) when none is.
+ */
+export function missingEnvChecks(input: { answers: Answers; env: EnvSources }): Check[] {
+	const checks: Check[] = input.answers.providers.flatMap((id) => {
+		const scaffold = findProvider(id);
+		return (scaffold?.env ?? [])
+			.filter(({ key }) => !lookupEnv(input.env, key))
+			.map(({ key, description }): Check => ({
+				id: `env-missing:${key}`,
+				status: 'warn',
+				message: `${key} is empty or missing in .env: ${description}`,
+				hint: `Fill it in .env; sign-in with ${scaffold!.label} fails until it is set.`
+			}));
+	});
+	return checks.length > 0 ? checks : [{ id: 'env-missing', status: 'ok', message: 'Every variable the providers read is set.' }];
+}
+
+/**
+ * `env-declared`, on apps with explicit environment variables only: error when `src/env.(ts|js)`
+ * is missing or does not declare a variable `src/auth.(ts|js)` reads (SvelteKit provides only
+ * declared variables), warn when its `variables` cannot be read (another shape).
+ *
+ * The variables read are those `src/auth.(ts|js)` imports from `$app/env/private` (or reads
+ * from `$env/dynamic/private`'s `env`); without a readable `src/auth`, those the answers need.
+ */
+export function declaredEnvChecks(input: { answers: Answers; explicitEnv: boolean; files: Record<string, string | undefined> }): Check[] {
+	if (!input.explicitEnv) return [];
+	const authPath = ['src/auth.ts', 'src/auth.js'].find((p) => input.files[p] !== undefined);
+	const read = (authPath && readEnvKeys(input.files[authPath]!)) || authEnvVars(input.answers, '').map((variable) => variable.key);
+	const reader = authPath ?? 'the generated code';
+	const envPath = ['src/env.ts', 'src/env.js'].find((p) => input.files[p] !== undefined);
+	const regenerate = 'Run npx create-auth regenerate, which declares them, or declare them by hand.';
+	if (!envPath) {
+		return [
+			{
+				id: 'env-declared',
+				status: 'error',
+				message: `This app declares its environment variables in src/env.ts, and there is none: ${reader} reads ${read.join(', ')}, which SvelteKit does not provide undeclared.`,
+				hint: regenerate
+			}
+		];
+	}
+	const declared = declaredVariables(input.files[envPath]!);
+	if (!declared) {
+		return [
+			{
+				id: 'env-declared',
+				status: 'warn',
+				message: `Cannot tell which variables ${envPath} declares (no export const variables = defineEnvVars({ … }) object literal).`,
+				hint: `Check by hand that it declares ${read.join(', ')}.`
+			}
+		];
+	}
+	const missing = read.filter((key) => !declared.has(key));
+	if (missing.length === 0) {
+		return [{ id: 'env-declared', status: 'ok', message: `${envPath} declares every variable ${reader} reads.` }];
+	}
+	return [
+		{
+			id: 'env-declared',
+			status: 'error',
+			message: `${envPath} does not declare ${missing.join(', ')}, which ${reader} reads: SvelteKit does not provide undeclared variables.`,
+			hint: regenerate
+		}
+	];
+}
+
+/**
+ * The environment variables a module reads: names imported from `$app/env/private` (or
+ * `$env/static/private`), and `env.X` reads of a namespace or `env` import of those or of
+ * `$env/dynamic/private`.
+ *
+ * @returns the keys in first-read order, or undefined when the source does not parse
+ */
+export function readEnvKeys(source: string): string[] | undefined {
+	const ast = parseModule(source);
+	if (!ast) return undefined;
+	const keys = new Set<string>();
+	const objects = new Set<string>();
+	for (const node of ast.program.body) {
+		if (node.type !== 'ImportDeclaration') continue;
+		const from = node.source.value;
+		for (const specifier of node.specifiers) {
+			if (specifier.type === 'ImportSpecifier') {
+				const imported = specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value;
+				if (imported === 'env' && OBJECT_ENV_MODULES.includes(from)) objects.add(specifier.local.name);
+				else if (NAMED_ENV_MODULES.includes(from)) keys.add(imported);
+			} else if (specifier.type === 'ImportNamespaceSpecifier' && OBJECT_ENV_MODULES.includes(from)) {
+				objects.add(specifier.local.name);
+			}
+		}
+	}
+	if (objects.size > 0) {
+		visit(ast.program, (node) => {
+			if (node.type !== 'MemberExpression' || node.object.type !== 'Identifier' || !objects.has(node.object.name)) return;
+			if (!node.computed && node.property.type === 'Identifier') keys.add(node.property.name);
+			else if (node.computed && node.property.type === 'StringLiteral') keys.add(node.property.value);
+		});
+	}
+	return [...keys];
+}
+
+/**
+ * The keys of `export const variables = defineEnvVars({ … })` (or a plain object literal,
+ * maybe with `satisfies`/`as`).
+ *
+ * @returns undefined when the source does not parse, has no such export, or its object has a
+ *   spread or computed key (its keys cannot be known without running it)
+ */
+export function declaredVariables(source: string): Set<string> | undefined {
+	const ast = parseModule(source);
+	if (!ast) return undefined;
+	for (const node of ast.program.body) {
+		if (node.type !== 'ExportNamedDeclaration' || node.declaration?.type !== 'VariableDeclaration') continue;
+		for (const declarator of node.declaration.declarations) {
+			if (declarator.id.type !== 'Identifier' || declarator.id.name !== 'variables' || !declarator.init) continue;
+			let init: Node = declarator.init;
+			while (init.type === 'TSSatisfiesExpression' || init.type === 'TSAsExpression') init = init.expression;
+			if (init.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'defineEnvVars') {
+				init = init.arguments[0] ?? init;
+			}
+			if (init.type !== 'ObjectExpression') return undefined;
+			const keys = new Set<string>();
+			for (const property of init.properties) {
+				if (property.type === 'SpreadElement' || property.computed) return undefined;
+				if (property.key.type === 'Identifier') keys.add(property.key.name);
+				else if (property.key.type === 'StringLiteral') keys.add(property.key.value);
+				else return undefined;
+			}
+			return keys;
+		}
+	}
+	return undefined;
+}
+
+function visit(node: unknown, enter: (node: Node) => void): void {
+	if (!node || typeof node !== 'object') return;
+	if (Array.isArray(node)) {
+		for (const child of node) visit(child, enter);
+		return;
+	}
+	if (typeof (node as Node).type !== 'string') return;
+	enter(node as Node);
+	for (const [key, value] of Object.entries(node)) {
+		if (key !== 'loc' && key !== 'leadingComments' && key !== 'trailingComments' && key !== 'innerComments') visit(value, enter);
+	}
+}

@@ -1,0 +1,30 @@
+import { adapterChecks } from './adapter.js';
+import type { Check, DoctorInput } from './check.js';
+import { declaredEnvChecks, missingEnvChecks } from './env.js';
+import { manifestCheck, manifestChecks } from './manifest.js';
+import { originChecks } from './origin.js';
+import { secretChecks } from './secrets.js';
+
+/**
+ * Runs every check over the gathered input. Pure. Without a manifest the only check is the
+ * `manifest` error: the others depend on the answers it records.
+ */
+export function runChecks(input: DoctorInput): Check[] {
+	const first = manifestCheck(input);
+	const { manifest } = input;
+	if (!manifest) return [first];
+	const { answers } = manifest;
+	return [
+		first,
+		...manifestChecks({ ...input, manifest }),
+		...secretChecks(input),
+		...originChecks({ ...input, answers }),
+		...missingEnvChecks({ ...input, answers }),
+		...declaredEnvChecks({ ...input, answers }),
+		...(input.adapter ? adapterChecks(input.adapter) : [])
+	];
+}
+
+export { ADAPTER_PROBES, type AdapterFacts, type AdapterProbe } from './adapter.js';
+export { lookupEnv, type Check, type CheckStatus, type DoctorInput, type EnvSources } from './check.js';
+export { gatherDoctorInput } from './gather.js';

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { Answers } from '../answers.js';
+import { envSources } from './check.js';
+import { originChecks } from './origin.js';
+
+const answers = (providers: string[]): Answers => ({ providers, strategy: 'jwt', adapter: 'sqlite', protect: ['/account'] });
+const node = { '@sveltejs/adapter-node': '^5.0.0' };
+const auto = { '@sveltejs/adapter-auto': '^6.0.0' };
+const run = (env: Record<string, string>, providers = ['github', 'credentials'], dependencies: Record<string, string> = node) =>
+	Object.fromEntries(originChecks({ answers: answers(providers), env: envSources({ env }), dependencies }).map((check) => [check.id, check]));
+
+describe('originChecks', () => {
+	it.each(['not a url', '/relative', 'ftp://app.example.com', 'app.example.com'])('is an error for AUTH_URL %j', (url) => {
+		expect(run({ AUTH_URL: url })['auth-url']).toMatchObject({ status: 'error', message: expect.stringContaining('not an absolute http(s) URL') });
+	});
+
+	it('is ok with an absolute https AUTH_URL, and without one', () => {
+		expect(run({ AUTH_URL: 'https://app.example.com/some/path' })['auth-url']).toMatchObject({ status: 'ok', message: expect.stringContaining('https://app.example.com') });
+		expect(run({})['auth-url']?.status).toBe('ok');
+	});
+
+	it.each([
+		['adapter-node', node],
+		['adapter-auto', auto],
+		['no adapter', {}]
+	])('warns with %s when neither AUTH_URL nor AUTH_TRUST_HOST is set, naming UntrustedHost and the fix', (_, dependencies) => {
+		expect(run({}, ['github'], dependencies)['trusted-origin']).toMatchObject({
+			status: 'warn',
+			message: expect.stringContaining('UntrustedHost'),
+			hint: expect.stringMatching(/AUTH_URL.*AUTH_TRUST_HOST=true/)
+		});
+	});
+
+	it.each([
+		['AUTH_URL', { AUTH_URL: 'https://app.example.com' }],
+		['AUTH_TRUST_HOST=true', { AUTH_TRUST_HOST: 'true' }]
+	])('is ok with %s', (_, env) => {
+		expect(run(env)['trusted-origin']?.status).toBe('ok');
+	});
+
+	it('warns for an AUTH_TRUST_HOST other than true, which the generated code does not take for true', () => {
+		expect(run({ AUTH_TRUST_HOST: '1' })['trusted-origin']).toMatchObject({ status: 'warn', message: expect.stringContaining('only the exact value true') });
+	});
+
+	it('only reminds (ok) on a platform adapter, whose environment doctor cannot see', () => {
+		expect(run({}, ['github'], { '@sveltejs/adapter-netlify': '^5.0.0' })['trusted-origin']).toMatchObject({ status: 'ok', message: expect.stringContaining('UntrustedHost') });
+	});
+
+	it('has no origin checks beyond auth-url without an OAuth provider', () => {
+		expect(Object.keys(run({}, ['credentials']))).toEqual(['auth-url']);
+	});
+
+	it('gives each OAuth provider its callback URL on the dev server, with a production hint', () => {
+		const checks = run({}, ['credentials', 'github', 'idp']);
+		expect(checks['callback-url:github']).toMatchObject({ status: 'ok', message: 'GitHub: register the callback URL http://localhost:5173/auth/callback/github at the provider.', hint: expect.stringContaining('production') });
+		expect(checks['callback-url:idp']?.message).toContain('http://localhost:5173/auth/callback/idp');
+		expect(checks['callback-url:credentials']).toBeUndefined();
+	});
+
+	it("puts the callback URL on AUTH_URL's origin when set", () => {
+		const check = run({ AUTH_URL: 'https://app.example.com/base/' })['callback-url:github'];
+		expect(check?.message).toContain('https://app.example.com/auth/callback/github');
+		expect(check?.hint).toBeUndefined();
+	});
+});

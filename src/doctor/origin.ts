@@ -1,0 +1,103 @@
+import type { Answers } from '../answers.js';
+import { findProvider } from '../providers/index.js';
+import { deployTarget, lookupEnv, type Check, type EnvSources } from './check.js';
+
+/** Where `vite dev` answers by default: the origin of callback URLs when AUTH_URL is unset. */
+export const DEV_ORIGIN = 'http://localhost:5173';
+
+/** The runtime's default `basePath`, which the generated `src/auth.ts` keeps. */
+const BASE_PATH = '/auth';
+
+/** AUTH_URL's origin, or undefined when it is unset or not an absolute http(s) URL. */
+function authUrlOrigin(value: string | undefined): string | undefined {
+	if (!value) return undefined;
+	try {
+		const url = new URL(value);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * `auth-url` (error: set but not an absolute http(s) URL; the runtime throws InvalidUrl on a
+ * relative one), and for apps with an OAuth provider: `trusted-origin` and one
+ * `callback-url:<provider id>` per OAuth provider.
+ *
+ * `trusted-origin` warns when neither AUTH_URL nor AUTH_TRUST_HOST=true is set on a
+ * self-hosted app (adapter-node, adapter-auto): outside the dev server (`vite preview`,
+ * `node build`) the runtime has no origin it may build redirect URIs on and stops sign-in with
+ * UntrustedHost. On a platform adapter the variable belongs in the platform's settings, which
+ * doctor cannot see: the reminder is an `ok`. Any AUTH_TRUST_HOST other than `true` is a warn:
+ * the generated `src/auth.ts` compares it with `'true'` exactly.
+ *
+ * `callback-url:<id>` is always `ok`; its message carries the URL to register at the provider:
+ * `<origin>/auth/callback/<id>`, on AUTH_URL's origin, else the dev server's.
+ */
+export function originChecks(input: { answers: Answers; env: EnvSources; dependencies: Record<string, string> }): Check[] {
+	const url = lookupEnv(input.env, 'AUTH_URL');
+	const origin = authUrlOrigin(url?.value);
+	const checks: Check[] = [];
+	if (url && !origin) {
+		checks.push({
+			id: 'auth-url',
+			status: 'error',
+			message: `AUTH_URL (from ${url.source}) is ${JSON.stringify(url.value)}, not an absolute http(s) URL: the auth runtime refuses it (InvalidUrl).`,
+			hint: 'Set it to the public URL of the app, such as https://app.example.com, or remove it.'
+		});
+	} else {
+		checks.push({
+			id: 'auth-url',
+			status: 'ok',
+			message: origin ? `AUTH_URL is set (from ${url!.source}): redirect URLs use ${origin}.` : "AUTH_URL is not set: redirect URLs use the request's origin."
+		});
+	}
+
+	const oauth = input.answers.providers.flatMap((id) => {
+		const scaffold = findProvider(id);
+		return scaffold?.type === 'oauth' ? [scaffold] : [];
+	});
+	if (oauth.length === 0) return checks;
+
+	const trustHost = lookupEnv(input.env, 'AUTH_TRUST_HOST');
+	const target = deployTarget(input.dependencies);
+	const fix =
+		"Set AUTH_URL to the app's public URL (http://localhost:4173 for vite preview), or AUTH_TRUST_HOST=true behind a proxy that sets the Host header.";
+	if (origin) {
+		checks.push({ id: 'trusted-origin', status: 'ok', message: `OAuth redirect URIs are built on AUTH_URL's origin, ${origin}.` });
+	} else if (trustHost?.value === 'true') {
+		checks.push({ id: 'trusted-origin', status: 'ok', message: `AUTH_TRUST_HOST=true (from ${trustHost.source}): OAuth redirect URIs are built on the request's host.` });
+	} else if (trustHost) {
+		checks.push({
+			id: 'trusted-origin',
+			status: 'warn',
+			message: `AUTH_TRUST_HOST is ${JSON.stringify(trustHost.value)} (from ${trustHost.source}): only the exact value true trusts the host, so OAuth sign-in outside the dev server stops with UntrustedHost.`,
+			hint: fix
+		});
+	} else if (target.kind === 'platform') {
+		checks.push({
+			id: 'trusted-origin',
+			status: 'ok',
+			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set here: set AUTH_URL to your deployment's URL in the settings of your platform (${target.adapter}), or OAuth sign-in stops with UntrustedHost there.`
+		});
+	} else {
+		checks.push({
+			id: 'trusted-origin',
+			status: 'warn',
+			message:
+				'Neither AUTH_URL nor AUTH_TRUST_HOST is set: OAuth sign-in works on the dev server only; vite preview and node build stop it with UntrustedHost (no trusted origin for the redirect URI).',
+			hint: fix
+		});
+	}
+
+	for (const scaffold of oauth) {
+		const callback = `${origin ?? DEV_ORIGIN}${BASE_PATH}/callback/${scaffold.id}`;
+		checks.push({
+			id: `callback-url:${scaffold.id}`,
+			status: 'ok',
+			message: `${scaffold.label}: register the callback URL ${callback} at the provider.`,
+			...(origin ? {} : { hint: `In production, register <your public origin>${BASE_PATH}/callback/${scaffold.id} too.` })
+		});
+	}
+	return checks;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { hasConflictMarkers, mergeText } from './merge.js';
+
+const labels = { ours: 'yours', theirs: 'create-auth 0.2.0' };
+
+describe('mergeText', () => {
+	it('applies both sides when they changed different lines', () => {
+		const base = 'a\nb\nc\nd\ne\n';
+		const ours = 'a\nB (mine)\nc\nd\ne\n';
+		const theirs = 'a\nb\nc\nd\nE (new version)\n';
+		expect(mergeText(base, ours, theirs, labels)).toEqual({ content: 'a\nB (mine)\nc\nd\nE (new version)\n', conflicts: 0 });
+	});
+
+	it('takes a change both sides made alike once, without a conflict', () => {
+		const merged = mergeText('a\nb\n', 'a\nX\n', 'a\nX\n', labels);
+		expect(merged).toEqual({ content: 'a\nX\n', conflicts: 0 });
+	});
+
+	it('keeps both versions between markers naming both sides where both changed the same lines', () => {
+		const merged = mergeText('a\nb\nc\n', 'a\nmine\nc\n', 'a\ntheirs\nc\n', labels);
+		expect(merged.conflicts).toBe(1);
+		expect(merged.content).toBe('a\n<<<<<<< yours\nmine\n=======\ntheirs\n>>>>>>> create-auth 0.2.0\nc\n');
+		expect(hasConflictMarkers(merged.content)).toBe(true);
+	});
+
+	it('keeps CRLF line endings and gives a last line without newline one before a marker', () => {
+		expect(mergeText('a\r\nb\r\nc\r\n', 'A\r\nb\r\nc\r\n', 'a\r\nb\r\nC\r\n', labels).content).toBe('A\r\nb\r\nC\r\n');
+		const merged = mergeText('x', 'mine', 'theirs', labels);
+		expect(merged.content).toBe('<<<<<<< yours\nmine\n=======\ntheirs\n>>>>>>> create-auth 0.2.0\n');
+	});
+
+	it('hasConflictMarkers looks for a marker at the start of a line only', () => {
+		expect(hasConflictMarkers('const a = "<<<<<<< not a marker";\n')).toBe(false);
+		expect(hasConflictMarkers('ok\n')).toBe(false);
+	});
+});

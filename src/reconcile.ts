@@ -1,0 +1,85 @@
+import { applyModuleDelta } from './edits/module-delta.js';
+import { mergeText, type MergeLabels, type TextMerge } from './merge.js';
+
+/** One generated file, as {@link reconcileFile} sees it. */
+export interface FileVersions {
+	/** App-relative path, for messages. */
+	path: string;
+	/** A: the text on disk (undefined: absent). */
+	current: string | undefined;
+	/** O: the text last written, from the manifest (undefined: the tool never wrote it). */
+	base: string | undefined;
+	/** B: what this version renders for the current answers. */
+	next: string;
+	/**
+	 * What this version renders for the answers the manifest records, when they changed
+	 * (add-provider, remove-provider) and the file is a module whose difference can be carried
+	 * over structurally (`src/auth.ts`).
+	 */
+	from?: string;
+	/** Write B even though the user deleted the file (`regenerate --restore`). */
+	restore: boolean;
+	labels: MergeLabels;
+}
+
+/** What to do with the file. */
+export interface Reconciled {
+	/** The text to write; undefined: leave the file as it is. */
+	write: string | undefined;
+	/** Whether the manifest records B as the file's new base (false: the tool does not own it). */
+	record: boolean;
+	/** Why the file was left alone, when that is worth telling. */
+	skipped?: string;
+	/** The written text holds conflict markers. */
+	conflict: boolean;
+	/** Manual steps (a structural change the user's edits prevented). */
+	pending: string[];
+}
+
+/**
+ * Reconciles one generated file (DESIGN.md, "Regenerate and add-provider"), with O = base,
+ * A = current, B = next:
+ * - no base: A absent → write B; A = B → own it; A present → the user's file, left alone;
+ * - A absent → the user deleted it: left deleted, unless `restore`;
+ * - A = B → nothing; A = O → write B; O = B → keep A;
+ * - otherwise a line 3-way merge ({@link mergeText}); overlapping changes become markers.
+ * With `from` (the answers changed), A is first merged with `from` as above (the version's
+ * changes), then given the `from` → B difference structurally ({@link applyModuleDelta});
+ * if the merged text does not parse, a line merge from `from` to B does it instead.
+ */
+export function reconcileFile(file: FileVersions): Reconciled {
+	const { current, base, next } = file;
+	const leave = (skipped?: string, record = true): Reconciled => ({ write: undefined, record, skipped, conflict: false, pending: [] });
+	if (base === undefined) {
+		if (current === undefined) return { ...leave(), write: next };
+		return current === next ? leave() : leave('already exists; left as is', false);
+	}
+	if (current === undefined) {
+		if (file.restore) return { ...leave(), write: next };
+		return leave(`you deleted it; left deleted (create-auth regenerate --restore ${file.path} brings it back)`);
+	}
+	let result: TextMerge;
+	const pending: string[] = [];
+	if (file.from !== undefined) {
+		const version = merge3(base, current, file.from, file.labels);
+		const delta = version.conflicts === 0 ? applyModuleDelta(version.content, file.from, next, file.path) : undefined;
+		if (delta) pending.push(...delta.pending);
+		const answers = delta ? { content: delta.content, conflicts: 0 } : merge3(file.from, version.content, next, file.labels);
+		result = { content: answers.content, conflicts: version.conflicts + answers.conflicts };
+	} else {
+		result = merge3(base, current, next, file.labels);
+	}
+	return {
+		write: result.content === current ? undefined : result.content,
+		record: true,
+		conflict: result.conflicts > 0,
+		pending
+	};
+}
+
+/** O, A, B → A = B or O = B: A; A = O: B; otherwise a line merge. */
+function merge3(base: string, ours: string, theirs: string, labels: MergeLabels): TextMerge {
+	if (ours === theirs || base === theirs) return { content: ours, conflicts: 0 };
+	if (ours === base) return { content: theirs, conflicts: 0 };
+	return mergeText(base, ours, theirs, labels);
+}
