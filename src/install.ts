@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { CliError } from './errors.js';
 import type { PackageManager } from './project.js';
 
@@ -9,6 +8,8 @@ import type { PackageManager } from './project.js';
  * @throws {CliError} `E_INSTALL_FAILED` with the tail of the package manager's output
  */
 export async function installDependencies(root: string, manager: PackageManager, signal?: AbortSignal): Promise<void> {
+	// Loaded here, not at start-up: only a run that installs pays for it.
+	const { execa } = await import('execa');
 	const result = await execa(manager, ['install'], {
 		cwd: root,
 		reject: false,

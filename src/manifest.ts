@@ -16,6 +16,11 @@ export type ManifestFile =
 			strategy: 'managed' | 'merge';
 			/** The exact text last written: the base of regenerate's 3-way merge. */
 			content: string;
+			/**
+			 * SHA-256 (hex) of the rendering before the app's Prettier formatted it into `content`;
+			 * only in apps with Prettier. An unchanged rendering reuses `content` unformatted again.
+			 */
+			rendered?: string;
 	  }
 	| {
 			strategy: 'patch';

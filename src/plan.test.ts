@@ -34,8 +34,8 @@ function applied(project: Project, plan: Plan): Project {
 const paths = (plan: Plan) => plan.operations.map((op) => op.path);
 
 describe('planInit on a fresh sv minimal TypeScript app', () => {
-	it('writes the auth module, routes, hooks, layout load, types, env, runtime and manifest', () => {
-		const plan = planInit({ ...base, project: fixture });
+	it('writes the auth module, routes, hooks, layout load, types, env, runtime and manifest', async () => {
+		const plan = await planInit({ ...base, project: fixture });
 		expect(paths(plan)).toEqual(
 			expect.arrayContaining([
 				'src/auth.ts',
@@ -64,21 +64,21 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 		expect(plan.pending).toEqual([]);
 	});
 
-	it('vendors neither unit tests nor test stand-ins', () => {
-		const plan = planInit({ ...base, project: fixture });
+	it('vendors neither unit tests nor test stand-ins', async () => {
+		const plan = await planInit({ ...base, project: fixture });
 		expect(paths(plan).filter((p) => p.endsWith('.test.ts') || p.includes('/test/'))).toEqual([]);
 	});
 
-	it('puts the fresh secret in .env only, never in .env.example or the manifest', () => {
-		const plan = planInit({ ...base, project: fixture });
+	it('puts the fresh secret in .env only, never in .env.example or the manifest', async () => {
+		const plan = await planInit({ ...base, project: fixture });
 		const content = (path: string) => plan.operations.find((op) => op.path === path)!.content;
 		expect(content('.env')).toContain(`AUTH_SECRET=${SECRET}`);
 		expect(content('.env.example')).toMatch(/^AUTH_SECRET=$/m);
 		expect(content(MANIFEST_PATH)).not.toContain(SECRET);
 	});
 
-	it("declares the runtime's dependencies at create-auth's tested ranges", () => {
-		const plan = planInit({ ...base, project: fixture });
+	it("declares the runtime's dependencies at create-auth's tested ranges", async () => {
+		const plan = await planInit({ ...base, project: fixture });
 		const pkg = JSON.parse(plan.operations.find((op) => op.path === 'package.json')!.content!);
 		expect(pkg.dependencies).toEqual({
 			'better-sqlite3': base.tool.devDependencies['better-sqlite3'],
@@ -89,15 +89,15 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 		expect(pkg.devDependencies['@types/better-sqlite3']).toBe(base.tool.devDependencies['@types/better-sqlite3']);
 	});
 
-	it('renders the protected prefixes into the authorization handle', () => {
-		const plan = planInit({ ...base, answers: { ...DEFAULT_ANSWERS, protect: ['/account', '/admin'] }, project: fixture });
+	it('renders the protected prefixes into the authorization handle', async () => {
+		const plan = await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, protect: ['/account', '/admin'] }, project: fixture });
 		expect(plan.operations.find((op) => op.path === 'src/authorization.ts')!.content).toContain(
 			"const protectedPrefixes: string[] = ['/account', '/admin'];"
 		);
 	});
 
-	it('records the answers and, for owned files, the exact text written', () => {
-		const plan = planInit({ ...base, project: fixture });
+	it('records the answers and, for owned files, the exact text written', async () => {
+		const plan = await planInit({ ...base, project: fixture });
 		const manifest = parseManifest(plan.operations.find((op) => op.path === MANIFEST_PATH)!.content)!;
 		expect(manifest.version).toBe(base.tool.version);
 		expect(manifest.answers).toEqual(DEFAULT_ANSWERS);
@@ -109,56 +109,56 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 });
 
 describe('planInit on an app that already has files', () => {
-	it('plans zero writes when run again with the same version and answers', () => {
-		const first = planInit({ ...base, project: fixture });
-		const again = planInit({ ...base, authSecret: 'another-secret-another-secret-another', project: applied(fixture, first) });
+	it('plans zero writes when run again with the same version and answers', async () => {
+		const first = await planInit({ ...base, project: fixture });
+		const again = await planInit({ ...base, authSecret: 'another-secret-another-secret-another', project: applied(fixture, first) });
 		expect(again.operations).toEqual([]);
 	});
 
-	it("never overwrites a page the user already has, and doesn't claim it in the manifest", () => {
+	it("never overwrites a page the user already has, and doesn't claim it in the manifest", async () => {
 		const mine = '<h1>My own account page</h1>\n';
 		const project = { ...fixture, files: { ...fixture.files, 'src/routes/account/+page.svelte': mine } };
-		const plan = planInit({ ...base, project });
+		const plan = await planInit({ ...base, project });
 		expect(paths(plan)).not.toContain('src/routes/account/+page.svelte');
 		expect(plan.skipped).toEqual([{ path: 'src/routes/account/+page.svelte', reason: 'already exists; left as is' }]);
 		const manifest = parseManifest(plan.operations.find((op) => op.path === MANIFEST_PATH)!.content)!;
 		expect(manifest.files['src/routes/account/+page.svelte']).toBeUndefined();
 	});
 
-	it('treats a damaged manifest as a first run: generated files already there are left alone', () => {
-		const first = planInit({ ...base, project: fixture });
+	it('treats a damaged manifest as a first run: generated files already there are left alone', async () => {
+		const first = await planInit({ ...base, project: fixture });
 		const after = applied(fixture, first);
 		const auth = `${after.files['src/auth.ts']}// my provider\n`;
 		const damaged: Project = { ...after, files: { ...after.files, 'src/auth.ts': auth, [MANIFEST_PATH]: '{ not json' } };
-		const plan = planInit({ ...base, project: damaged });
+		const plan = await planInit({ ...base, project: damaged });
 		expect(paths(plan)).not.toContain('src/auth.ts');
 		expect(plan.skipped).toContainEqual({ path: 'src/auth.ts', reason: 'already exists; left as is' });
 	});
 
-	it('keeps an existing AUTH_SECRET', () => {
+	it('keeps an existing AUTH_SECRET', async () => {
 		const project = { ...fixture, files: { ...fixture.files, '.env': 'AUTH_SECRET=users-own-secret-users-own-secret-123\n' } };
-		const env = planInit({ ...base, project }).operations.find((op) => op.path === '.env')!.content;
+		const env = (await planInit({ ...base, project })).operations.find((op) => op.path === '.env')!.content;
 		expect(env).toMatch(/^AUTH_SECRET=users-own-secret-users-own-secret-123$/m);
 		expect(env).not.toContain(SECRET);
 	});
 
-	it("merges a new version of a vendored runtime file into the user's edit of it, and records the new base", () => {
-		const first = planInit({ ...base, project: fixture });
+	it("merges a new version of a vendored runtime file into the user's edit of it, and records the new base", async () => {
+		const first = await planInit({ ...base, project: fixture });
 		const after = applied(fixture, first);
 		const path = 'src/lib/server/auth/errors.ts';
 		const edited: Project = { ...after, files: { ...after.files, [path]: `// my note\n${after.files[path]}` } };
 		const changedRuntime: TextFiles = { ...base.runtime, 'server/auth/errors.ts': `${base.runtime['server/auth/errors.ts']}// v2\n` };
-		const plan = planInit({ ...base, runtime: changedRuntime, project: edited });
+		const plan = await planInit({ ...base, runtime: changedRuntime, project: edited });
 		expect(plan.operations.find((op) => op.path === path)?.content).toBe(`// my note\n${base.runtime['server/auth/errors.ts']}// v2\n`);
 		expect(plan.conflicts).toEqual([]);
 		const manifest = parseManifest(plan.operations.find((op) => op.path === MANIFEST_PATH)!.content)!;
 		expect(manifest.files[path]).toEqual({ strategy: 'managed', content: changedRuntime['server/auth/errors.ts'] });
 	});
 
-	it('updates a generated file the user has not touched when the template changes', () => {
-		const first = planInit({ ...base, project: fixture });
+	it('updates a generated file the user has not touched when the template changes', async () => {
+		const first = await planInit({ ...base, project: fixture });
 		const templates = { ...base.templates, 'routes/signout/+page.svelte.hbs': '<p>new</p>\n' };
-		const plan = planInit({ ...base, templates, project: applied(fixture, first) });
+		const plan = await planInit({ ...base, templates, project: applied(fixture, first) });
 		expect(plan.operations.find((op) => op.path === 'src/routes/signout/+page.svelte')?.content).toBe('<p>new</p>\n');
 	});
 });
@@ -167,13 +167,13 @@ describe('planInit for each SvelteKit shape', () => {
 	const contentOf = (plan: Plan, path: string) => plan.operations.find((op) => op.path === path)?.content;
 	const written = (plan: Plan) => plan.operations.filter((op) => op.path !== MANIFEST_PATH);
 
-	it('detects the sv 1.0 app as SvelteKit 3 with #lib imports and explicit environment variables', () => {
+	it('detects the sv 1.0 app as SvelteKit 3 with #lib imports and explicit environment variables', async () => {
 		expect(kit3.kit).toEqual({ major: 3, libImports: true, explicitEnv: true });
 		expect(fixture.kit).toEqual({ major: 2, libImports: false, explicitEnv: false });
 	});
 
-	it('writes no $lib, $env or $app/environment anywhere in a SvelteKit 3 app', () => {
-		const plan = planInit({ ...base, project: kit3 });
+	it('writes no $lib, $env or $app/environment anywhere in a SvelteKit 3 app', async () => {
+		const plan = await planInit({ ...base, project: kit3 });
 		for (const op of written(plan)) expect(op.content, op.path).not.toMatch(/\$lib|\$env\/|\$app\/environment/);
 		expect(contentOf(plan, 'src/auth.ts')).toContain("import { AUTH_SQLITE_FILE, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';");
 		expect(contentOf(plan, 'src/auth.ts')).toContain("import { SvelteKitAuth } from '#lib/server/auth/index.js';");
@@ -181,8 +181,8 @@ describe('planInit for each SvelteKit shape', () => {
 		expect(contentOf(plan, 'src/app.d.ts')).toContain("import type { Session } from '#lib/auth/index.js';");
 	});
 
-	it('declares every variable src/auth.ts reads in a new src/env.ts, and documents each in .env.example', () => {
-		const plan = planInit({ ...base, project: kit3 });
+	it('declares every variable src/auth.ts reads in a new src/env.ts, and documents each in .env.example', async () => {
+		const plan = await planInit({ ...base, project: kit3 });
 		const envModule = contentOf(plan, 'src/env.ts')!;
 		const example = contentOf(plan, '.env.example')!;
 		const read = /import \{ (.+) \} from '\$app\/env\/private'/.exec(contentOf(plan, 'src/auth.ts')!)![1]!.split(', ');
@@ -193,41 +193,41 @@ describe('planInit for each SvelteKit shape', () => {
 		expect(envModule).not.toContain(SECRET);
 	});
 
-	it('keeps the SvelteKit 2 output free of SvelteKit 3 modules, and writes no src/env.ts there', () => {
-		const plan = planInit({ ...base, project: fixture });
+	it('keeps the SvelteKit 2 output free of SvelteKit 3 modules, and writes no src/env.ts there', async () => {
+		const plan = await planInit({ ...base, project: fixture });
 		for (const op of written(plan)) expect(op.content, op.path).not.toMatch(/#lib|\$app\/env['/]|@sveltejs\/kit\/env/);
 		expect(paths(plan)).not.toContain('src/env.ts');
 		expect(contentOf(plan, 'src/auth.ts')).toContain("import { env } from '$env/dynamic/private';");
 	});
 
-	it('vendors the same runtime, byte for byte, into both majors', () => {
+	it('vendors the same runtime, byte for byte, into both majors', async () => {
 		const runtimeOf = (plan: Plan) =>
 			Object.fromEntries(plan.operations.filter((op) => op.path.startsWith('src/lib/')).map((op) => [op.path, op.content]));
-		expect(runtimeOf(planInit({ ...base, project: kit3 }))).toEqual(runtimeOf(planInit({ ...base, project: fixture })));
+		expect(runtimeOf(await planInit({ ...base, project: kit3 }))).toEqual(runtimeOf(await planInit({ ...base, project: fixture })));
 	});
 
-	it('writes explicit-env output in a SvelteKit 2 app that turned explicit environment variables on', () => {
+	it('writes explicit-env output in a SvelteKit 2 app that turned explicit environment variables on', async () => {
 		const optedIn: Project = { ...fixture, kit: { ...fixture.kit, explicitEnv: true } };
-		const plan = planInit({ ...base, project: optedIn });
+		const plan = await planInit({ ...base, project: optedIn });
 		expect(contentOf(plan, 'src/auth.ts')).toContain("from '$app/env/private';");
 		expect(contentOf(plan, 'src/auth.ts')).toContain("import { SvelteKitAuth } from '$lib/server/auth';");
 		expect(contentOf(plan, 'src/authorization.ts')).toContain("import { redirect, type Handle } from '@sveltejs/kit';");
 		expect(paths(plan)).toContain('src/env.ts');
 	});
 
-	it('adds to an existing src/env.js instead of creating src/env.ts, and maps #lib where package.json lacks it', () => {
+	it('adds to an existing src/env.js instead of creating src/env.ts, and maps #lib where package.json lacks it', async () => {
 		const env = "import { defineEnvVars } from '@sveltejs/kit/env';\n\nexport const variables = defineEnvVars({\n\tAUTH_SECRET: {}\n});\n";
 		const packageJson = JSON.stringify({ ...JSON.parse(kit3.packageJson), imports: undefined }, null, '\t') + '\n';
 		const project: Project = { ...kit3, packageJson, files: { ...kit3.files, 'src/env.js': env } };
-		const plan = planInit({ ...base, project });
+		const plan = await planInit({ ...base, project });
 		expect(paths(plan)).not.toContain('src/env.ts');
 		expect(contentOf(plan, 'src/env.js')).toContain('\tAUTH_SECRET: {},\n\tAUTH_SQLITE_FILE: {');
 		expect(JSON.parse(contentOf(plan, 'package.json')!).imports).toEqual({ '#lib/*': './src/lib/*' });
 	});
 
-	it('plans zero writes when run again in a SvelteKit 3 app', () => {
-		const first = planInit({ ...base, project: kit3 });
-		expect(planInit({ ...base, project: applied(kit3, first) }).operations).toEqual([]);
+	it('plans zero writes when run again in a SvelteKit 3 app', async () => {
+		const first = await planInit({ ...base, project: kit3 });
+		expect((await planInit({ ...base, project: applied(kit3, first) })).operations).toEqual([]);
 	});
 });
 
@@ -236,8 +236,8 @@ describe('planInit with OAuth providers', () => {
 	const withProviders = (project: Project, ...providers: string[]) =>
 		planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers }, project });
 
-	it("declares each provider before the config, in the order given, and lists them by name", () => {
-		const auth = contentOf(withProviders(fixture, 'github', 'credentials', 'google', 'oidc', 'social'), 'src/auth.ts');
+	it("declares each provider before the config, in the order given, and lists them by name", async () => {
+		const auth = contentOf(await withProviders(fixture, 'github', 'credentials', 'google', 'oidc', 'social'), 'src/auth.ts');
 		const order = ['const github = GitHub(', 'const credentials = Credentials(', 'const google = Google(', 'const oidc = OIDC(', 'const social = Social(', 'SvelteKitAuth('];
 		const positions = order.map((text) => auth.indexOf(text));
 		expect(positions.every((position) => position > 0)).toBe(true);
@@ -249,8 +249,8 @@ describe('planInit with OAuth providers', () => {
 		expect(auth).not.toContain('refreshAccessToken');
 	});
 
-	it("writes idp's recommended configuration: endpoints, conform hook, client_secret_post, the refresh and session callbacks", () => {
-		const auth = contentOf(withProviders(fixture, 'credentials', 'idp'), 'src/auth.ts');
+	it("writes idp's recommended configuration: endpoints, conform hook, client_secret_post, the refresh and session callbacks", async () => {
+		const auth = contentOf(await withProviders(fixture, 'credentials', 'idp'), 'src/auth.ts');
 		expect(auth).toContain("import Idp, { withoutWwwAuthenticate } from '$lib/server/auth/providers/idp';");
 		expect(auth).toContain("import { refreshAccessToken, SvelteKitAuth } from '$lib/server/auth';");
 		expect(auth).toContain("params: { scope: 'offline_access email openid profile', tenantId: env.AUTH_IDP_TENANT_ID }");
@@ -262,24 +262,24 @@ describe('planInit with OAuth providers', () => {
 		expect(auth).toContain('export const { handle, signIn, signOut, getProviders } = SvelteKitAuth(');
 	});
 
-	it('gives the sign-in page a load with the provider buttons only when a provider needs one', () => {
-		expect(contentOf(withProviders(fixture, 'credentials', 'github'), 'src/routes/signin/+page.server.ts')).toContain(
+	it('gives the sign-in page a load with the provider buttons only when a provider needs one', async () => {
+		expect(contentOf(await withProviders(fixture, 'credentials', 'github'), 'src/routes/signin/+page.server.ts')).toContain(
 			'export const load: PageServerLoad = async (event) => ({ providers: await getProviders(event) });'
 		);
-		expect(contentOf(withProviders(fixture, 'credentials'), 'src/routes/signin/+page.server.ts')).not.toContain('load');
-		expect(paths(withProviders(fixture, 'github'))).not.toContain('src/routes/signup/+page.svelte');
+		expect(contentOf(await withProviders(fixture, 'credentials'), 'src/routes/signin/+page.server.ts')).not.toContain('load');
+		expect(paths(await withProviders(fixture, 'github'))).not.toContain('src/routes/signup/+page.svelte');
 	});
 
-	it('writes the provider variables empty to .env, after the adapter and before AUTH_SECRET, and documents them', () => {
-		const plan = withProviders(fixture, 'credentials', 'idp');
+	it('writes the provider variables empty to .env, after the adapter and before AUTH_SECRET, and documents them', async () => {
+		const plan = await withProviders(fixture, 'credentials', 'idp');
 		const keys = (text: string) => [...text.matchAll(/^([A-Z_]+)=/gm)].map((match) => match[1]);
 		expect(keys(contentOf(plan, '.env'))).toEqual(['AUTH_SQLITE_FILE', 'AUTH_IDP_ISSUER', 'AUTH_IDP_ID', 'AUTH_IDP_SECRET', 'AUTH_IDP_TENANT_ID', 'AUTH_SECRET']);
 		expect(contentOf(plan, '.env')).toMatch(/^AUTH_IDP_SECRET=$/m);
 		expect(keys(contentOf(plan, '.env.example'))).toEqual(expect.arrayContaining(['AUTH_IDP_ISSUER', 'AUTH_IDP_TENANT_ID']));
 	});
 
-	it('SvelteKit 3: imports the provider variables from $app/env/private, declares them in src/env.ts, augments #lib modules', () => {
-		const plan = withProviders(kit3, 'credentials', 'idp');
+	it('SvelteKit 3: imports the provider variables from $app/env/private, declares them in src/env.ts, augments #lib modules', async () => {
+		const plan = await withProviders(kit3, 'credentials', 'idp');
 		expect(contentOf(plan, 'src/auth.ts')).toContain(
 			"import { AUTH_SQLITE_FILE, AUTH_IDP_ISSUER, AUTH_IDP_ID, AUTH_IDP_SECRET, AUTH_IDP_TENANT_ID, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';"
 		);
@@ -293,9 +293,35 @@ describe('planInit with OAuth providers', () => {
 		});
 	});
 
-	it('plans zero writes when run again with idp', () => {
-		const first = withProviders(fixture, 'credentials', 'idp');
-		const again = planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers: ['credentials', 'idp'] }, project: applied(fixture, first) });
+	it('plans zero writes when run again with idp', async () => {
+		const first = await withProviders(fixture, 'credentials', 'idp');
+		const again = await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers: ['credentials', 'idp'] }, project: applied(fixture, first) });
 		expect(again.operations).toEqual([]);
+	});
+});
+
+describe('planInit with the app’s Prettier', () => {
+	// Stands in for the app's Prettier (src/format.ts, tested on its own): tabs to two spaces.
+	const spaces = (calls: string[]) => async (path: string, text: string) => {
+		calls.push(path);
+		return text.replaceAll('\t', '  ');
+	};
+
+	it('formats every file it writes whole, and formats nothing again while the renderings are unchanged', async () => {
+		const calls: string[] = [];
+		const first = await planInit({ ...base, project: fixture, format: spaces(calls) });
+		const written = (path: string) => first.operations.find((op) => op.path === path)?.content ?? '';
+		for (const path of ['src/auth.ts', 'src/routes/signin/+page.svelte', 'src/lib/server/auth/index.ts', 'src/routes/+layout.server.ts']) {
+			expect(written(path), path).toContain('\n  ');
+			expect(written(path), path).not.toContain('\t');
+		}
+		expect(calls).toContain('src/lib/server/auth/index.ts');
+		const manifest = parseManifest(written(MANIFEST_PATH))!;
+		expect(manifest.files['src/auth.ts']).toMatchObject({ strategy: 'merge', rendered: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+		calls.length = 0;
+		const again = await planInit({ ...base, project: applied(fixture, first), format: spaces(calls) });
+		expect(again.operations).toEqual([]);
+		expect(calls).toEqual([]);
 	});
 });

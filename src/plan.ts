@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ADAPTERS, type Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
@@ -11,6 +12,7 @@ import { mergeLayoutLoad } from './edits/layout.js';
 import { addDependencies, addSubpathImports } from './edits/package-json.js';
 import { authEnvVars } from './env-vars.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
+import type { Formatter } from './format.js';
 import type { Project } from './project.js';
 import { findProvider } from './providers/index.js';
 import { reconcileFile } from './reconcile.js';
@@ -28,6 +30,12 @@ export interface PlanInput {
 	authSecret: string;
 	/** Generated files the user deleted that this run writes again (`regenerate --restore`). */
 	restore?: readonly string[];
+	/**
+	 * The app's own Prettier ({@link loadFormatter}), applied to every file the plan writes
+	 * whole; absent when the app has none. A file whose rendering did not change since the
+	 * manifest recorded it is not formatted again: its recorded text is reused.
+	 */
+	format?: Formatter;
 }
 
 /**
@@ -83,7 +91,7 @@ const TOKEN_TYPES_EDITS = ['Session: idp token fields', 'JWT: idp token fields']
  * @throws {CliError} `E_UNRESOLVED_CONFLICTS` while a file the last run left conflicted still
  *   holds markers; `E_UNKNOWN_FILE` for a `restore` path the tool does not generate
  */
-export function planInit(input: PlanInput): Plan {
+export async function planInit(input: PlanInput): Promise<Plan> {
 	const { project, answers } = input;
 	const manifest = parseManifest(project.files[MANIFEST_PATH]);
 	const unresolved = (manifest?.conflicts ?? []).filter((path) => hasConflictMarkers(project.files[path] ?? ''));
@@ -107,18 +115,25 @@ export function planInit(input: PlanInput): Plan {
 
 	const write = (path: string, strategy: FileOperation['strategy'], content: string | undefined) =>
 		plan.operations.push({ path, strategy, content, previous: project.files[path] });
-	const own = (path: string, strategy: 'managed' | 'merge', content: string, from?: string) => {
+	/** A rendering as the app's Prettier writes it; the manifest's text when the rendering is unchanged. */
+	const formatted = async (path: string, rendered: string, base?: ManifestFile) => {
+		if (!input.format) return rendered;
+		if (base && 'rendered' in base && base.rendered === digest(rendered)) return base.content;
+		return input.format(path, rendered);
+	};
+	const own = async (path: string, strategy: 'managed' | 'merge', rendered: string, fromRendered?: string) => {
 		const base = manifest?.files[path];
+		const content = await formatted(path, rendered, base);
 		const result = reconcileFile({
 			path,
 			current: project.files[path],
 			base: base && 'content' in base ? base.content : undefined,
 			next: content,
-			from,
+			from: fromRendered === undefined ? undefined : await formatted(path, fromRendered),
 			restore: input.restore?.includes(path) ?? false,
 			labels
 		});
-		if (result.record) recorded[path] = { strategy, content };
+		if (result.record) recorded[path] = { strategy, content, ...(input.format ? { rendered: digest(rendered) } : {}) };
 		if (result.write !== undefined) write(path, strategy, result.write);
 		if (result.skipped) plan.skipped.push({ path, reason: result.skipped });
 		if (result.conflict) plan.conflicts.push(path);
@@ -129,6 +144,8 @@ export function planInit(input: PlanInput): Plan {
 		const previous = project.files[path];
 		if (previous !== content) plan.operations.push({ path, strategy: 'patch', content, previous });
 	};
+	/** A user file the tool creates whole (it did not exist): formatted like the app's code. */
+	const created = (path: string, template: string) => formatted(path, render(template, context));
 	const pending = (step: string | undefined) => step && plan.pending.push(step);
 
 	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's module, so
@@ -136,7 +153,7 @@ export function planInit(input: PlanInput): Plan {
 	const otherAdapters = ADAPTERS.filter((id) => id !== answers.adapter);
 	for (const [file, content] of Object.entries(input.runtime).sort(([a], [b]) => a.localeCompare(b))) {
 		if (otherAdapters.some((id) => file === `server/auth/adapters/${id}.ts`)) continue;
-		own(`${project.libDir}/${file}`, 'managed', content);
+		await own(`${project.libDir}/${file}`, 'managed', content);
 	}
 
 	// The user's files, generated once.
@@ -149,9 +166,9 @@ export function planInit(input: PlanInput): Plan {
 		'account/+page.svelte',
 		...answers.providers.flatMap((id) => findProvider(id)?.routes ?? [])
 	];
-	own('src/auth.ts', 'merge', render('auth.ts.hbs', context), previous && render('auth.ts.hbs', previous));
-	own('src/authorization.ts', 'merge', render('authorization.ts.hbs', context));
-	for (const route of routes) own(`src/routes/${route}`, 'merge', render(`routes/${route}.hbs`, context));
+	await own('src/auth.ts', 'merge', render('auth.ts.hbs', context), previous && render('auth.ts.hbs', previous));
+	await own('src/authorization.ts', 'merge', render('authorization.ts.hbs', context));
+	for (const route of routes) await own(`src/routes/${route}`, 'merge', render(`routes/${route}.hbs`, context));
 
 	const unknown = (input.restore ?? []).filter((path) => !recorded[path]);
 	if (unknown.length > 0) {
@@ -169,7 +186,7 @@ export function planInit(input: PlanInput): Plan {
 	// Hooks: created, or the app's own handle composed after ours.
 	const hooksPath = project.files['src/hooks.server.js'] !== undefined ? 'src/hooks.server.js' : 'src/hooks.server.ts';
 	const hooks = project.files[hooksPath];
-	if (hooks === undefined) patch(hooksPath, render('hooks/hooks.server.ts.hbs', context), HOOKS_EDITS);
+	if (hooks === undefined) patch(hooksPath, await created(hooksPath, 'hooks/hooks.server.ts.hbs'), HOOKS_EDITS);
 	else {
 		const result = composeHooks(hooks, hooksPath);
 		pending(result.pending);
@@ -178,7 +195,9 @@ export function planInit(input: PlanInput): Plan {
 
 	// Root layout load: the session for every page.
 	const layoutPath = ['src/routes/+layout.server.ts', 'src/routes/+layout.server.js'].find((p) => project.files[p] !== undefined);
-	if (!layoutPath) patch('src/routes/+layout.server.ts', render('routes/+layout.server.ts.hbs', context), LAYOUT_EDITS);
+	if (!layoutPath) {
+		patch('src/routes/+layout.server.ts', await created('src/routes/+layout.server.ts', 'routes/+layout.server.ts.hbs'), LAYOUT_EDITS);
+	}
 	else {
 		const result = mergeLayoutLoad(project.files[layoutPath]!, layoutPath);
 		pending(result.pending);
@@ -189,7 +208,7 @@ export function planInit(input: PlanInput): Plan {
 	const appTypes = project.files['src/app.d.ts'];
 	const typed =
 		appTypes === undefined
-			? { content: render('app.d.ts.hbs', context) }
+			? { content: await created('src/app.d.ts', 'app.d.ts.hbs') }
 			: addAppTypes(appTypes, libSpecifier('auth/index', project.kit.libImports));
 	pending(typed.pending);
 	const appTypesEdits = typed.pending ? [] : [...APP_TYPES_EDITS];
@@ -215,7 +234,7 @@ export function planInit(input: PlanInput): Plan {
 	if (project.kit.explicitEnv) {
 		const envModule =
 			['src/env.ts', 'src/env.js'].find((p) => project.files[p] !== undefined) ?? (project.typescript ? 'src/env.ts' : 'src/env.js');
-		const result = addEnvVariables(project.files[envModule] ?? render('env.ts.hbs', context), envVars);
+		const result = addEnvVariables(project.files[envModule] ?? (await created(envModule, 'env.ts.hbs')), envVars);
 		pending(result.pending);
 		patch(envModule, result.content, result.pending ? [] : envVars.map((variable) => `variables.${variable.key}`));
 	}
@@ -251,6 +270,11 @@ export function planInit(input: PlanInput): Plan {
 		plan.operations.push({ path: MANIFEST_PATH, strategy: 'tool', content: manifestText, previous: project.files[MANIFEST_PATH] });
 	}
 	return plan;
+}
+
+/** What the manifest records of a rendering, to tell whether it changed: SHA-256, hex. */
+function digest(text: string): string {
+	return createHash('sha256').update(text).digest('hex');
 }
 
 function sameAnswers(a: Answers, b: Answers): boolean {

@@ -4,6 +4,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { Answers } from '../answers.js';
 import { applyOperations, recoverInterruptedRun } from '../apply.js';
 import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
+import { loadFormatter } from '../format.js';
 import { installDependencies } from '../install.js';
 import { missingNode } from '../kit.js';
 import { parseManifest, MANIFEST_PATH, type Manifest } from '../manifest.js';
@@ -64,15 +65,21 @@ export async function writeApp(
 	answers: Answers,
 	options: WriteOptions & { restore?: string[] }
 ): Promise<WriteOutcome> {
-	const [templates, runtime, tool] = await Promise.all([loadTemplates(), loadRuntime(), loadToolPackage()]);
-	const plan = planInit({
+	const [templates, runtime, tool, format] = await Promise.all([
+		loadTemplates(),
+		loadRuntime(),
+		loadToolPackage(),
+		loadFormatter(project.root)
+	]);
+	const plan = await planInit({
 		project,
 		answers,
 		tool,
 		templates,
 		runtime,
 		authSecret: randomBytes(32).toString('base64url'),
-		restore: options.restore
+		restore: options.restore,
+		format
 	});
 	const exitCode = plan.conflicts.length > 0 ? 1 : 0;
 	if (options.dryRun) {
