@@ -172,22 +172,31 @@ export async function prepareApp(kit, name, { keep, log }) {
 }
 
 /**
- * Time `create-auth --yes --no-install` on fresh copies of the kit's fixture (the copy is not
- * timed), run by the kit's Node.
+ * Times the CLI on fresh copies of the kit's fixture (the copy is not timed), run by the kit's
+ * Node: `create-auth --yes --no-install`, then in the same app a no-op `regenerate` (same
+ * version, same answers: nothing to write) and `add-provider github --no-install`.
  * @param {KitMajor} kit
  * @param {number} times
- * @returns {Promise<number[]>} wall-clock milliseconds, process start to exit
+ * @returns {Promise<{ init: number[], regenerate: number[], addProvider: number[] }>} wall-clock
+ *   milliseconds, process start to exit, one per copy
  */
 export async function timeCli(kit, times) {
 	const { node } = await toolchain(kit);
-	/** @type {number[]} */
-	const durations = [];
+	/** @type {{ init: number[], regenerate: number[], addProvider: number[] }} */
+	const durations = { init: [], regenerate: [], addProvider: [] };
 	for (let i = 0; i < times; i++) {
 		const dir = await copyFixture(KITS[kit].fixture);
 		try {
-			const cli = await runCli(dir, ['--yes', '--no-install'], { timeout: 60_000, node });
-			if (cli.exitCode !== 0) throw new Error(`create-auth failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
-			durations.push(cli.durationMs);
+			for (const [key, args] of /** @type {const} */ ([
+				['init', ['--yes', '--no-install']],
+				['regenerate', ['regenerate', '--no-install']],
+				['addProvider', ['add-provider', 'github', '--no-install']]
+			])) {
+				const cli = await runCli(dir, [...args], { timeout: 60_000, node });
+				if (cli.exitCode !== 0) throw new Error(`create-auth ${args.join(' ')} failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
+				if (key === 'regenerate' && !cli.stdout.includes('Nothing to write')) throw new Error(`the no-op regenerate wrote:\n${cli.stdout}`);
+				durations[key].push(cli.durationMs);
+			}
 		} finally {
 			await removeApp(dir);
 		}

@@ -1,11 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { loadToolPackage } from './assets.js';
 import { devIdp, parsePort, parseRedirectUri } from './commands/dev-idp.js';
-import { doctor } from './commands/doctor.js';
-import { init } from './commands/init.js';
-import { addProvider, removeProvider } from './commands/provider.js';
-import { regenerate } from './commands/regenerate.js';
-import { secret } from './commands/secret.js';
 import { PROVIDERS } from './providers/index.js';
 import { CliError } from './errors.js';
 
@@ -18,6 +13,7 @@ import { CliError } from './errors.js';
  * @returns the exit code
  */
 export async function main(argv: string[]): Promise<number> {
+	// Each command's module is imported when it runs: a command loads only what it uses.
 	const program = new Command()
 		.name('create-auth')
 		.description('Add secure authentication to the SvelteKit app in the current folder.')
@@ -33,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
 		.exitOverride()
 		.enablePositionalOptions()
 		.action(async (options) => {
-			exitCode = await init(options);
+			exitCode = await (await import('./commands/init.js')).init(options);
 		});
 	const writeOptions = (command: Command) =>
 		command
@@ -44,17 +40,17 @@ export async function main(argv: string[]): Promise<number> {
 		.description('Update the auth files to this version of create-auth, merging your edits (3-way).')
 		.option('--restore <paths...>', 'write generated files you deleted again (app-relative paths)')
 		.action(async (options) => {
-			exitCode = await regenerate(options);
+			exitCode = await (await import('./commands/regenerate.js')).regenerate(options);
 		});
 	writeOptions(program.command('add-provider').argument('<id>', 'provider id'))
 		.description(`Add a sign-in provider (${PROVIDERS.map((p) => p.id).join(', ')}).`)
 		.action(async (id: string, options) => {
-			exitCode = await addProvider(id, options);
+			exitCode = await (await import('./commands/provider.js')).addProvider(id, options);
 		});
 	writeOptions(program.command('remove-provider').argument('<id>', 'provider id'))
 		.description('Remove a sign-in provider; what you changed stays.')
 		.action(async (id: string, options) => {
-			exitCode = await removeProvider(id, options);
+			exitCode = await (await import('./commands/provider.js')).removeProvider(id, options);
 		});
 	program
 		.command('doctor')
@@ -62,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
 		.option('-C, --cwd <path>', 'the SvelteKit app (default: the current folder)')
 		.option('--json', 'print the report as JSON (for CI)')
 		.action(async (options) => {
-			exitCode = await doctor(options);
+			exitCode = await (await import('./commands/doctor.js')).doctor(options);
 		});
 	program
 		.command('secret')
@@ -70,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
 		.option('-C, --cwd <path>', 'the SvelteKit app (default: the current folder)')
 		.option('--force', 'rotate even though src/auth does not read AUTH_SECRET_1 (signs everyone out)')
 		.action(async (options) => {
-			exitCode = await secret(options);
+			exitCode = await (await import('./commands/secret.js')).secret(options);
 		});
 	program
 		.command('dev-idp')

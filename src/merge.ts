@@ -1,4 +1,4 @@
-import { diff3Merge } from 'node-diff3';
+import { createRequire } from 'node:module';
 
 /** The outcome of {@link mergeText}. */
 export interface TextMerge {
@@ -36,6 +36,8 @@ export const CONFLICT_START = '<<<<<<< ';
  * side whose last line has no newline gets one before a marker.
  */
 export function mergeText(base: string, ours: string, theirs: string, labels: MergeLabels): TextMerge {
+	// Loaded on first use: a run that merges nothing never pays for it.
+	const { diff3Merge } = createRequire(import.meta.url)('node-diff3') as typeof import('node-diff3');
 	const regions = diff3Merge(splitLines(ours), splitLines(base), splitLines(theirs), { excludeFalseConflicts: true });
 	let content = '';
 	let conflicts = 0;

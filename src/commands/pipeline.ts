@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import * as prompts from '@clack/prompts';
-import { createTwoFilesPatch } from 'diff';
 import type { Answers } from '../answers.js';
 import { applyOperations, recoverInterruptedRun } from '../apply.js';
 import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
@@ -83,7 +82,7 @@ export async function writeApp(
 	});
 	const exitCode = plan.conflicts.length > 0 ? 1 : 0;
 	if (options.dryRun) {
-		printDryRun(plan);
+		await printDryRun(plan);
 		return { plan, neededNode: undefined, installLeft: false, exitCode };
 	}
 	if (plan.operations.length === 0) {
@@ -167,7 +166,8 @@ function reportLeftAlone(plan: Plan): void {
 }
 
 /** `--dry-run`: new files by name and size, changed files as a unified diff; writes nothing. */
-function printDryRun(plan: Plan): void {
+async function printDryRun(plan: Plan): Promise<void> {
+	const { createTwoFilesPatch } = await import('diff');
 	const lines = ['Dry run: nothing was written. create-auth would write:'];
 	for (const operation of plan.operations) {
 		if (operation.content === undefined) {

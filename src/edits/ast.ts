@@ -1,6 +1,8 @@
-import { parse } from '@babel/parser';
+import { createRequire } from 'node:module';
 import type MagicString from 'magic-string';
 import type { Expression, File, Node, Statement } from '@babel/types';
+
+let babel: typeof import('@babel/parser') | undefined;
 
 /**
  * Parses a JavaScript or TypeScript module with positions, for structural edits: callers find
@@ -11,8 +13,10 @@ import type { Expression, File, Node, Statement } from '@babel/types';
  *   alone and report a manual step)
  */
 export function parseModule(source: string): File | undefined {
+	// Loaded on first use (synchronously: it is CommonJS), so commands that parse nothing start faster.
+	babel ??= createRequire(import.meta.url)('@babel/parser') as typeof import('@babel/parser');
 	try {
-		return parse(source, {
+		return babel.parse(source, {
 			sourceType: 'module',
 			plugins: ['typescript'],
 			errorRecovery: false
