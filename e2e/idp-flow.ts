@@ -118,7 +118,7 @@ export function idpFlows(app: () => IdpApp): void {
 		await context.close();
 	});
 
-	it('refreshes the access token once it has expired, and only then (the jwt callback of src/auth.ts)', async () => {
+	it('refreshes the access token once it has expired, and only then (the jwt callback of src/auth.ts or .js)', async () => {
 		const { server, browser, idp } = app();
 		const context = await browser.newContext();
 		const page = await context.newPage();

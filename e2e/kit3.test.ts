@@ -1,10 +1,10 @@
 /**
  * SvelteKit 3 apps, as the `sv` 1.0 line creates them (TypeScript and JSDoc), under Node 22:
- * `create-auth --yes`, then the same flows as the SvelteKit 2 app (./credentials-flow.ts); the
- * TypeScript app also gets every OAuth provider (svelte-check sees them all; the others' .env
- * keys stay empty) and the idp flows against the dev IdP (./idp-flow.ts). The
- * TypeScript app's install is the CLI's own; the JSDoc app ends up with the same dependencies
- * and shares it (no second better-sqlite3 compile).
+ * `create-auth --yes`, then the same flows as the SvelteKit 2 app (./credentials-flow.ts). Both
+ * apps get every OAuth provider (svelte-check sees them all, in TypeScript and in JavaScript
+ * with JSDoc types; the others' .env keys stay empty) and the idp flows against the dev IdP
+ * (./idp-flow.ts). The TypeScript app's install is the CLI's own; the JSDoc app ends up with the
+ * same dependencies and shares it (no second better-sqlite3 compile).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { node22, type NodeToolchain } from './harness/node.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
+import { expectJsdocFiles } from './jsdoc-files.js';
 
 let toolchain: NodeToolchain;
 const apps: string[] = [];
@@ -29,9 +30,11 @@ afterAll(async () => {
 /** The CLI as a user on Node 22 runs it: the same binary, Node 22 first on PATH. */
 const createAuth = (appDir: string, args: string[]) => runCli(appDir, args, { node: toolchain.node, env: toolchain.env });
 
-for (const { fixture, tsconfig, providers } of [
-	{ fixture: 'kit3-ts', tsconfig: './tsconfig.json', providers: 'credentials,idp,social,github,google,oidc' },
-	{ fixture: 'kit3-jsdoc', tsconfig: './jsconfig.json', providers: 'credentials' }
+const ALL_PROVIDERS = 'credentials,idp,social,github,google,oidc';
+
+for (const { fixture, tsconfig, providers, ext } of [
+	{ fixture: 'kit3-ts', tsconfig: './tsconfig.json', providers: ALL_PROVIDERS, ext: 'ts' },
+	{ fixture: 'kit3-jsdoc', tsconfig: './jsconfig.json', providers: ALL_PROVIDERS, ext: 'js' }
 ]) {
 	describe(`${providers} sign-in in a SvelteKit 3 app (${fixture})`, () => {
 		let appDir: string;
@@ -61,15 +64,23 @@ for (const { fixture, tsconfig, providers } of [
 
 		it('writes SvelteKit 3 code: #lib imports, explicit environment variables, hook types from @sveltejs/kit/hooks', async () => {
 			const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
-			const auth = await read('src/auth.ts');
+			const auth = await read(`src/auth.${ext}`);
 			expect(auth).toContain("import { building, dev } from '$app/env';");
 			expect(auth).toMatch(/^import \{ (refreshAccessToken, )?SvelteKitAuth \} from '#lib\/server\/auth\/index\.js';$/m);
-			expect(await read('src/authorization.ts')).toContain("import type { Handle } from '@sveltejs/kit/hooks';");
-			const envModule = await read(fixture === 'kit3-ts' ? 'src/env.ts' : 'src/env.js');
+			expect(await read(`src/authorization.${ext}`)).toContain(
+				ext === 'ts' ? "import type { Handle } from '@sveltejs/kit/hooks';" : "@type {import('@sveltejs/kit/hooks').Handle}"
+			);
+			const envModule = await read(`src/env.${ext}`);
 			for (const name of ['AUTH_SECRET', 'AUTH_TRUST_HOST', 'AUTH_URL', 'AUTH_SQLITE_FILE']) expect(envModule).toContain(`${name}: {`);
 			expect(cli.stdout).not.toContain('needs Node');
 			if (apps[0] === appDir) expect(cli.stdout).toContain('Dependencies installed');
 		});
+
+		if (ext === 'js') {
+			it('writes the files the app owns in JavaScript with JSDoc types: .js modules, <script> without lang="ts"', async () => {
+				await expectJsdocFiles(appDir, ['auth', 'authorization', 'env', 'hooks.server']);
+			});
+		}
 
 		credentialsFlows(() => ({
 			server: server!,

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { parse } from '@babel/parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ANSWERS } from './answers.js';
 import { loadRuntime, loadTemplates, loadToolPackage, type TextFiles } from './assets.js';
@@ -8,16 +9,24 @@ import { detectProject, type Project } from './project.js';
 
 const FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit2-ts', import.meta.url));
 const KIT3_FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit3-ts', import.meta.url));
+const fixturePath = (name: string) => fileURLToPath(new URL(`../e2e/fixtures/${name}`, import.meta.url));
 const SECRET = 'test-secret-0123456789-0123456789-abcdef';
 
 let base: Omit<PlanInput, 'project'>;
 let fixture: Project;
 let kit3: Project;
+let kit2Jsdoc: Project;
+let kit3Jsdoc: Project;
 
 beforeAll(async () => {
 	const [templates, runtime, tool] = await Promise.all([loadTemplates(), loadRuntime(), loadToolPackage()]);
 	base = { answers: DEFAULT_ANSWERS, tool, templates, runtime, authSecret: SECRET };
-	[fixture, kit3] = await Promise.all([detectProject(FIXTURE), detectProject(KIT3_FIXTURE)]);
+	[fixture, kit3, kit2Jsdoc, kit3Jsdoc] = await Promise.all([
+		detectProject(FIXTURE),
+		detectProject(KIT3_FIXTURE),
+		detectProject(fixturePath('kit2-jsdoc')),
+		detectProject(fixturePath('kit3-jsdoc'))
+	]);
 });
 
 /** The project as it would be after writing the plan's operations. */
@@ -323,5 +332,132 @@ describe('planInit with the app’s Prettier', () => {
 		const again = await planInit({ ...base, project: applied(fixture, first), format: spaces(calls) });
 		expect(again.operations).toEqual([]);
 		expect(calls).toEqual([]);
+	});
+});
+
+describe('planInit in a JSDoc app (jsconfig.json)', () => {
+	const ALL_PROVIDERS = ['credentials', 'idp', 'social', 'github', 'google', 'oidc'];
+	const planFor = (project: Project, providers = ALL_PROVIDERS) =>
+		planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers }, project });
+	const contentOf = (plan: Plan, path: string) => plan.operations.find((op) => op.path === path)?.content;
+	/** The user's files: everything but the vendored runtime, the manifest and package.json. */
+	const userFiles = (plan: Plan) =>
+		plan.operations.filter((op) => /^src\//.test(op.path) && !op.path.startsWith('src/lib/'));
+	/** Parses as plain JavaScript: no TypeScript plugin, so any annotation, `import type` or `satisfies` throws. */
+	const parseJs = (code: string, file: string) => {
+		try {
+			return parse(code, { sourceType: 'module' });
+		} catch (error) {
+			throw new Error(`${file} is not plain JavaScript: ${(error as Error).message}`);
+		}
+	};
+	const scriptOf = (svelte: string) => /<script([^>]*)>([\s\S]*?)<\/script>/.exec(svelte)!;
+
+	it('detects both fixtures as JSDoc apps', async () => {
+		expect([kit2Jsdoc.typescript, kit3Jsdoc.typescript]).toEqual([false, false]);
+		expect(kit3Jsdoc.kit.major).toBe(3);
+	});
+
+	const apps: Record<string, () => Project> = { 'kit2-jsdoc': () => kit2Jsdoc, 'kit3-jsdoc': () => kit3Jsdoc };
+	for (const [name, app] of Object.entries(apps)) {
+		it(`${name}: writes the auth module, authorization, hooks, layout load and route modules as .js`, async () => {
+			const project = app();
+			const modules = userFiles(await planFor(project))
+				.map((op) => op.path)
+				.filter((path) => !path.endsWith('.svelte'))
+				.sort();
+			expect(modules).toEqual(
+				[
+					'src/app.d.ts',
+					'src/auth.js',
+					'src/authorization.js',
+					...(project.kit.explicitEnv ? ['src/env.js'] : []),
+					'src/hooks.server.js',
+					'src/routes/+layout.server.js',
+					'src/routes/account/+page.server.js',
+					'src/routes/signin/+page.server.js',
+					'src/routes/signout/+page.server.js',
+					'src/routes/signup/+page.server.js'
+				].sort()
+			);
+		});
+
+		it(`${name}: every .js file is plain JavaScript (parsed without the TypeScript plugin), typed with JSDoc`, async () => {
+			const project = app();
+			for (const providers of [ALL_PROVIDERS, ['credentials'], ['github']]) {
+				const plan = await planFor(project, providers);
+				for (const op of userFiles(plan).filter((op) => op.path.endsWith('.js'))) {
+					parseJs(op.content!, op.path);
+					expect(op.content, op.path).not.toMatch(/^import type /m);
+				}
+				expect(contentOf(plan, 'src/routes/signout/+page.server.js')).toContain(
+					"/** @satisfies {import('./$types').Actions} */\nexport const actions = { default: signOut };"
+				);
+			}
+			const plan = await planFor(project);
+			const hookTypes = project.kit.major >= 3 ? '@sveltejs/kit/hooks' : '@sveltejs/kit';
+			expect(contentOf(plan, 'src/authorization.js')).toContain(` * @type {import('${hookTypes}').Handle}\n */\nexport const authorization = async ({ event, resolve }) => {`);
+			expect(contentOf(plan, 'src/authorization.js')).toContain(" * @type {string[]}\n */\nconst protectedPrefixes = ['/account'];");
+			expect(contentOf(plan, 'src/routes/+layout.server.js')).toContain("/** @type {import('./$types').LayoutServerLoad} */\nexport const load = async (event) => {");
+			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain("/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => {");
+			expect(contentOf(plan, 'src/routes/signin/+page.server.js')).toContain("/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ providers: await getProviders(event) });");
+			expect(contentOf(plan, 'src/routes/signup/+page.server.js')).toContain("/** @satisfies {import('./$types').Actions} */\nexport const actions = {\n");
+			expect(contentOf(plan, 'src/hooks.server.js')).toContain("import { handle as authentication } from './auth';");
+		});
+
+		it(`${name}: writes the pages with a JavaScript <script>, props typed with JSDoc`, async () => {
+			const project = app();
+			const pages = userFiles(await planFor(project)).filter((op) => op.path.endsWith('.svelte'));
+			expect(pages.map((op) => op.path).sort()).toEqual(
+				['account', 'signin', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
+			);
+			for (const op of pages) {
+				const [, attributes, script] = scriptOf(op.content!);
+				expect(attributes, op.path).toBe('');
+				parseJs(script!, op.path);
+			}
+			const account = pages.find((op) => op.path === 'src/routes/account/+page.svelte')!.content;
+			expect(account).toContain("\t/** @type {import('./$types').PageProps} */\n\tlet { data } = $props();");
+			const signin = pages.find((op) => op.path === 'src/routes/signin/+page.svelte')!.content;
+			expect(signin).toContain('\t * @typedef {object} ProviderButton\n');
+		});
+
+		it(`${name}: plans zero writes when run again`, async () => {
+			const project = app();
+			expect((await planFor(applied(project, await planFor(project)))).operations).toEqual([]);
+		});
+	}
+
+	it('keeps the .ts modules an earlier create-auth wrote into a JSDoc app: no .js twin, only its untouched pages updated', async () => {
+		const earlier = applied(kit2Jsdoc, await planFor({ ...kit2Jsdoc, typescript: true }));
+		const plan = await planFor(earlier);
+		expect(paths(plan).sort()).toEqual([
+			MANIFEST_PATH,
+			...['account', 'signin', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
+		]);
+		const manifest = parseManifest(contentOf(plan, MANIFEST_PATH))!;
+		expect(Object.keys(manifest.files).filter((path) => path.endsWith('.js'))).toEqual([]);
+		expect(manifest.files['src/auth.ts']).toEqual({ strategy: 'merge', content: earlier.files['src/auth.ts'] });
+		const withoutLayout = { ...earlier, files: { ...earlier.files, 'src/routes/+layout.server.ts': undefined } };
+		expect(paths(await planFor(withoutLayout))).toContain('src/routes/+layout.server.js');
+	});
+
+	it('keeps the vendored runtime TypeScript, the same as in a TypeScript app', async () => {
+		const runtimeOf = (plan: Plan) =>
+			Object.fromEntries(plan.operations.filter((op) => op.path.startsWith('src/lib/')).map((op) => [op.path, op.content]));
+		expect(runtimeOf(await planFor(kit2Jsdoc))).toEqual(runtimeOf(await planFor(fixture)));
+		expect(Object.keys(runtimeOf(await planFor(kit2Jsdoc)))).toContain('src/lib/server/auth/index.ts');
+	});
+
+	it('still writes TypeScript in a TypeScript app: .ts modules, lang="ts" pages, type annotations', async () => {
+		for (const project of [fixture, kit3]) {
+			const plan = await planFor(project);
+			const files = userFiles(plan);
+			expect(files.filter((op) => op.path.endsWith('.js'))).toEqual([]);
+			for (const op of files.filter((op) => op.path.endsWith('.svelte'))) expect(scriptOf(op.content!)[1], op.path).toBe(' lang="ts"');
+			expect(contentOf(plan, 'src/routes/+layout.server.ts')).toContain('export const load: LayoutServerLoad = async (event) => {');
+			expect(contentOf(plan, 'src/routes/signin/+page.server.ts')).toContain('export const actions = { default: signIn } satisfies Actions;');
+			expect(contentOf(plan, 'src/authorization.ts')).toContain('export const authorization: Handle = async ({ event, resolve }) => {');
+		}
 	});
 });

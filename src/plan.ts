@@ -16,7 +16,7 @@ import type { Formatter } from './format.js';
 import type { Project } from './project.js';
 import { findProvider } from './providers/index.js';
 import { reconcileFile } from './reconcile.js';
-import { createRenderer, libSpecifier, templateContext } from './render.js';
+import { createRenderer, libSpecifier, templateContext, type TemplateContext } from './render.js';
 
 /** Everything a plan depends on; gathered by the caller, so planning does no I/O. */
 export interface PlanInput {
@@ -103,12 +103,15 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		);
 	}
 	const render = createRenderer(input.templates);
-	const contextFor = (given: Answers) =>
-		templateContext(given, project.kit, authEnvVars(given, input.authSecret).map((variable) => variable.key));
+	const contextOf = (given: Answers) =>
+		templateContext(given, project.kit, authEnvVars(given, input.authSecret).map((variable) => variable.key), project.typescript);
 	const envVars = authEnvVars(answers, input.authSecret);
-	const context = contextFor(answers);
+	const context = contextOf(answers);
 	// The rendering of the answers the app was last written with, when they changed.
-	const previous = manifest && !sameAnswers(manifest.answers, answers) ? contextFor(manifest.answers) : undefined;
+	const previous = manifest && !sameAnswers(manifest.answers, answers) ? contextOf(manifest.answers) : undefined;
+	// A module is written in the language of the path it lands at (see userPath); a page, in the app's.
+	const inLanguageOf = (path: string, of: TemplateContext) => (path.endsWith('.svelte') ? of : { ...of, typescript: path.endsWith('.ts') });
+	const contextFor = (path: string) => inLanguageOf(path, context);
 	const plan: Plan = { operations: [], skipped: [], pending: [], conflicts: [] };
 	const recorded: Record<string, ManifestFile> = {};
 	const labels = { ours: 'yours', theirs: `create-auth ${input.tool.version}` };
@@ -133,7 +136,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 			restore: input.restore?.includes(path) ?? false,
 			labels
 		});
-		if (result.record) recorded[path] = { strategy, content, ...(input.format ? { rendered: digest(rendered) } : {}) };
+		if (result.record) recorded[path] = { strategy, content: result.base ?? content, ...(input.format ? { rendered: digest(rendered) } : {}) };
 		if (result.write !== undefined) write(path, strategy, result.write);
 		if (result.skipped) plan.skipped.push({ path, reason: result.skipped });
 		if (result.conflict) plan.conflicts.push(path);
@@ -145,7 +148,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		if (previous !== content) plan.operations.push({ path, strategy: 'patch', content, previous });
 	};
 	/** A user file the tool creates whole (it did not exist): formatted like the app's code. */
-	const created = (path: string, template: string) => formatted(path, render(template, context));
+	const created = (path: string, template: string) => formatted(path, render(template, contextFor(path)));
 	const pending = (step: string | undefined) => step && plan.pending.push(step);
 
 	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's module, so
@@ -166,9 +169,14 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		'account/+page.svelte',
 		...answers.providers.flatMap((id) => findProvider(id)?.routes ?? [])
 	];
-	await own('src/auth.ts', 'merge', render('auth.ts.hbs', context), previous && render('auth.ts.hbs', previous));
-	await own('src/authorization.ts', 'merge', render('authorization.ts.hbs', context));
-	for (const route of routes) await own(`src/routes/${route}`, 'merge', render(`routes/${route}.hbs`, context));
+	const authPath = userPath(project, 'src/auth.ts');
+	await own(authPath, 'merge', render('auth.ts.hbs', contextFor(authPath)), previous && render('auth.ts.hbs', inLanguageOf(authPath, previous)));
+	const authorizationPath = userPath(project, 'src/authorization.ts');
+	await own(authorizationPath, 'merge', render('authorization.ts.hbs', contextFor(authorizationPath)));
+	for (const route of routes) {
+		const routePath = userPath(project, `src/routes/${route}`);
+		await own(routePath, 'merge', render(`routes/${route}.hbs`, contextFor(routePath)));
+	}
 
 	const unknown = (input.restore ?? []).filter((path) => !recorded[path]);
 	if (unknown.length > 0) {
@@ -184,7 +192,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	}
 
 	// Hooks: created, or the app's own handle composed after ours.
-	const hooksPath = project.files['src/hooks.server.js'] !== undefined ? 'src/hooks.server.js' : 'src/hooks.server.ts';
+	const hooksPath = userPath(project, 'src/hooks.server.ts');
 	const hooks = project.files[hooksPath];
 	if (hooks === undefined) patch(hooksPath, await created(hooksPath, 'hooks/hooks.server.ts.hbs'), HOOKS_EDITS);
 	else {
@@ -194,12 +202,11 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	}
 
 	// Root layout load: the session for every page.
-	const layoutPath = ['src/routes/+layout.server.ts', 'src/routes/+layout.server.js'].find((p) => project.files[p] !== undefined);
-	if (!layoutPath) {
-		patch('src/routes/+layout.server.ts', await created('src/routes/+layout.server.ts', 'routes/+layout.server.ts.hbs'), LAYOUT_EDITS);
-	}
+	const layoutPath = userPath(project, 'src/routes/+layout.server.ts');
+	const layout = project.files[layoutPath];
+	if (layout === undefined) patch(layoutPath, await created(layoutPath, 'routes/+layout.server.ts.hbs'), LAYOUT_EDITS);
 	else {
-		const result = mergeLayoutLoad(project.files[layoutPath]!, layoutPath);
+		const result = mergeLayoutLoad(layout, layoutPath);
 		pending(result.pending);
 		patch(layoutPath, result.content, result.pending ? [] : LAYOUT_EDITS);
 	}
@@ -232,8 +239,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	}));
 	patch('.env.example', addEnvEntries(project.files['.env.example'], example), example.map((e) => e.key));
 	if (project.kit.explicitEnv) {
-		const envModule =
-			['src/env.ts', 'src/env.js'].find((p) => project.files[p] !== undefined) ?? (project.typescript ? 'src/env.ts' : 'src/env.js');
+		const envModule = userPath(project, 'src/env.ts');
 		const result = addEnvVariables(project.files[envModule] ?? (await created(envModule, 'env.ts.hbs')), envVars);
 		pending(result.pending);
 		patch(envModule, result.content, result.pending ? [] : envVars.map((variable) => `variables.${variable.key}`));
@@ -279,6 +285,18 @@ function digest(text: string): string {
 
 function sameAnswers(a: Answers, b: Answers): boolean {
 	return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Where a file that templates name `.ts` lands in the app: at the twin the app already has
+ * (`.ts` or `.js`), else with the app's extension (`.js` in a JSDoc app). A re-run finds its own
+ * files again, and an app that already has the TypeScript file (written by an earlier
+ * create-auth, or by hand) is not given a second module of the same name. Other paths
+ * (`+page.svelte`) are returned as they are.
+ */
+function userPath(project: Project, tsPath: string): string {
+	const twins = [tsPath, tsPath.replace(/\.ts$/, '.js')];
+	return twins.find((path) => project.files[path] !== undefined) ?? twins[project.typescript ? 0 : 1]!;
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

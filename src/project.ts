@@ -30,7 +30,10 @@ export interface Project {
 	files: Record<string, string | undefined>;
 }
 
-/** App-relative paths read into {@link Project.files}. */
+/**
+ * App-relative paths read into {@link Project.files}. Modules are read under both extensions:
+ * a JSDoc app gets the `.js` twin of each `.ts` file, and the plan writes to whichever exists.
+ */
 export const WATCHED_FILES = [
 	'src/hooks.server.ts',
 	'src/hooks.server.js',
@@ -38,16 +41,22 @@ export const WATCHED_FILES = [
 	'src/env.ts',
 	'src/env.js',
 	'src/auth.ts',
+	'src/auth.js',
 	'src/authorization.ts',
+	'src/authorization.js',
 	'src/routes/+layout.server.ts',
 	'src/routes/+layout.server.js',
 	'src/routes/signin/+page.server.ts',
+	'src/routes/signin/+page.server.js',
 	'src/routes/signin/+page.svelte',
 	'src/routes/signout/+page.server.ts',
+	'src/routes/signout/+page.server.js',
 	'src/routes/signout/+page.svelte',
 	'src/routes/signup/+page.server.ts',
+	'src/routes/signup/+page.server.js',
 	'src/routes/signup/+page.svelte',
 	'src/routes/account/+page.server.ts',
+	'src/routes/account/+page.server.js',
 	'src/routes/account/+page.svelte',
 	'.env',
 	'.env.example',

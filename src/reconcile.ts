@@ -26,8 +26,13 @@ export interface FileVersions {
 export interface Reconciled {
 	/** The text to write; undefined: leave the file as it is. */
 	write: string | undefined;
-	/** Whether the manifest records B as the file's new base (false: the tool does not own it). */
+	/** Whether the manifest records the file (false: the tool does not own it). */
 	record: boolean;
+	/**
+	 * The base the manifest records: B, or A when A is B laid out differently (the user's
+	 * formatter, `sv migrate`'s printer), so later merges work on the user's layout.
+	 */
+	base?: string;
 	/** Why the file was left alone, when that is worth telling. */
 	skipped?: string;
 	/** The written text holds conflict markers. */
@@ -39,9 +44,11 @@ export interface Reconciled {
 /**
  * Reconciles one generated file (DESIGN.md, "Regenerate and add-provider"), with O = base,
  * A = current, B = next:
- * - no base: A absent → write B; A = B → own it; A present → the user's file, left alone;
+ * - no base: A absent → write B; A the same code as B → own it; A present → the user's file,
+ *   left alone;
  * - A absent → the user deleted it: left deleted, unless `restore`;
- * - A = B → nothing; A = O → write B; O = B → keep A;
+ * - A = B, or A is B laid out differently ({@link sameCode}) → nothing; A = O → write B;
+ *   O = B → keep A;
  * - otherwise a line 3-way merge ({@link mergeText}); overlapping changes become markers.
  * With `from` (the answers changed), A is first merged with `from` as above (the version's
  * changes), then given the `from` → B difference structurally ({@link applyModuleDelta});
@@ -52,12 +59,13 @@ export function reconcileFile(file: FileVersions): Reconciled {
 	const leave = (skipped?: string, record = true): Reconciled => ({ write: undefined, record, skipped, conflict: false, pending: [] });
 	if (base === undefined) {
 		if (current === undefined) return { ...leave(), write: next };
-		return current === next ? leave() : leave('already exists; left as is', false);
+		return sameCode(current, next) ? { ...leave(), base: current } : leave('already exists; left as is', false);
 	}
 	if (current === undefined) {
 		if (file.restore) return { ...leave(), write: next };
 		return leave(`you deleted it; left deleted (create-auth regenerate --restore ${file.path} brings it back)`);
 	}
+	if (sameCode(current, next)) return { ...leave(), base: current };
 	let result: TextMerge;
 	const pending: string[] = [];
 	if (file.from !== undefined) {
@@ -75,6 +83,22 @@ export function reconcileFile(file: FileVersions): Reconciled {
 		conflict: result.conflicts > 0,
 		pending
 	};
+}
+
+/**
+ * Whether two texts differ only in layout: runs of whitespace, whitespace next to punctuation,
+ * a trailing comma before a closing bracket (`{ a, b }` and `{\n\ta,\n\tb,\n}` are the same
+ * code). Keeping the user's text when it is the same code is never a loss; only a change of
+ * whitespace inside a string literal could go unseen, and that keeps the user's version.
+ */
+export function sameCode(a: string, b: string): boolean {
+	const normalize = (text: string) =>
+		text
+			.replace(/\s+/g, ' ')
+			.replace(/ ?([{}()[\],;:=]) ?/g, '$1')
+			.replace(/,([}\])])/g, '$1')
+			.trim();
+	return a === b || normalize(a) === normalize(b);
 }
 
 /** O, A, B → A = B or O = B: A; A = O: B; otherwise a line merge. */

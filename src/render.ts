@@ -9,6 +9,11 @@ import { findProvider, type ProviderImport } from './providers/index.js';
  * from the answers and the app's SvelteKit shape, and nothing else.
  */
 export interface TemplateContext {
+	/**
+	 * TypeScript (`tsconfig.json`): types in the code, `<script lang="ts">`. Else JavaScript with
+	 * JSDoc types, as `sv create --types jsdoc` writes it, in files the plan names `.js`.
+	 */
+	typescript: boolean;
 	providers: Record<string, true>;
 	/** The chosen providers in the order given: each one's declaration partial, listed by `id`. */
 	providerList: Array<{ id: string; partial: string }>;
@@ -36,13 +41,15 @@ export interface TemplateContext {
 }
 
 /**
- * The template context for a set of answers, in an app of the given shape.
+ * The template context for a set of answers, in an app of the given shape and language.
  *
  * @param names the variables `src/auth.ts` reads, in that order (see `authEnvVars`)
+ * @param typescript the app's language: TypeScript, or JavaScript with JSDoc types
  */
-export function templateContext(answers: Answers, kit: KitShape, names: readonly string[]): TemplateContext {
+export function templateContext(answers: Answers, kit: KitShape, names: readonly string[], typescript: boolean): TemplateContext {
 	const scaffolds = answers.providers.flatMap((id) => findProvider(id) ?? []);
 	return {
+		typescript,
 		providers: Object.fromEntries(answers.providers.map((id) => [id, true])),
 		providerList: scaffolds.map(({ id }) => ({ id, partial: `providers/${id}` })),
 		imports: scaffolds.flatMap((scaffold) => scaffold.imports).sort((a, b) => a.module.localeCompare(b.module)),

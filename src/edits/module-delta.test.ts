@@ -15,7 +15,7 @@ beforeAll(async () => {
 	const render = createRenderer(await loadTemplates());
 	renderAuth = (providers, kit = KIT2) => {
 		const answers = { ...DEFAULT_ANSWERS, providers };
-		return render('auth.ts.hbs', templateContext(answers, kit, authEnvVars(answers, 'x').map((v) => v.key)));
+		return render('auth.ts.hbs', templateContext(answers, kit, authEnvVars(answers, 'x').map((v) => v.key), true));
 	};
 });
 

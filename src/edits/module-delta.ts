@@ -163,6 +163,10 @@ class Delta {
 				return;
 			}
 		}
+		if (ua.type === 'ExportDefaultDeclaration' && uf.type === 'ExportDefaultDeclaration' && ut.type === 'ExportDefaultDeclaration') {
+			this.pair(ua.declaration, uf.declaration, ut.declaration);
+			return;
+		}
 		if (ua.type === 'ObjectProperty' && uf.type === 'ObjectProperty' && ut.type === 'ObjectProperty') {
 			this.pair(ua.value, uf.value, ut.value);
 			return;
@@ -231,12 +235,13 @@ function statements(body: Node[], source: string): Item[] {
 
 /**
  * A statement's identity across renderings: an import by its source, a declaration by its first
- * declared name, a destructuring by the function it calls (`call:SvelteKitAuth`), anything else
- * by its text.
+ * declared name, a destructuring by the function it calls (`call:SvelteKitAuth`), the default
+ * export, anything else by its text.
  */
 function statementKey(statement: Node, source: string): string {
 	const node = unwrapExport(statement);
 	if (node.type === 'ImportDeclaration') return `import${node.importKind === 'type' ? ' type' : ''}:${node.source.value}`;
+	if (node.type === 'ExportDefaultDeclaration') return 'export default';
 	if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) return `declare:${node.id.name}`;
 	if (node.type === 'VariableDeclaration' && node.declarations.length > 0) {
 		const { id, init } = node.declarations[0]!;
