@@ -79,14 +79,18 @@ async function again(app: LoadedApp, options: InitOptions, interactive: boolean)
 		]
 	});
 	if (prompts.isCancel(choice) || choice === 'cancel') throw new CliError('E_CANCELLED', 'Cancelled. Nothing was written.');
-	if (choice === 'regenerate') return regenerate({ ...options, app });
+	const done = (exitCode: number) => {
+		prompts.outro(exitCode === 0 ? 'Done.' : 'Resolve the conflicts listed above, then run create-auth regenerate.');
+		return exitCode;
+	};
+	if (choice === 'regenerate') return done(await regenerate({ ...options, app }));
 	const candidates = choice === 'add' ? unusedProviders(recorded) : recorded.providers;
 	const id = await prompts.select({
 		message: choice === 'add' ? 'Which provider?' : 'Remove which provider?',
 		options: candidates.map((candidate) => ({ value: candidate, label: findProvider(candidate)?.label ?? candidate }))
 	});
 	if (prompts.isCancel(id)) throw new CliError('E_CANCELLED', 'Cancelled. Nothing was written.');
-	return choice === 'add' ? addProvider(id, { ...options, app }) : removeProvider(id, { ...options, app });
+	return done(await (choice === 'add' ? addProvider(id, { ...options, app }) : removeProvider(id, { ...options, app })));
 }
 
 function unusedProviders(answers: Answers): string[] {
