@@ -1,38 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { describeEditFixtures } from '../test/edit-fixtures.js';
 import { addAppTypes } from './app-types.js';
-import { parseModule } from './ast.js';
 
-/** `fixtures/app-types/<shape>.in.ts` → `.out.ts` (and `.pending.txt` for a file left alone); Session from `$lib/auth`. */
-const FIXTURES = new URL('./fixtures/app-types/', import.meta.url);
-const shapes = readdirSync(FIXTURES)
-	.filter((file) => file.endsWith('.in.ts'))
-	.map((file) => file.slice(0, -'.in.ts'.length));
-const read = (file: string) => readFileSync(new URL(file, FIXTURES), 'utf8');
-const readPending = (shape: string) => {
-	try {
-		return read(`${shape}.pending.txt`).trimEnd();
-	} catch {
-		return undefined;
-	}
-};
-
-describe.each(shapes)('addAppTypes on fixtures/app-types/%s', (shape) => {
-	const input = read(`${shape}.in.ts`);
-	const output = read(`${shape}.out.ts`);
-
-	it('writes the expected file byte for byte, or leaves it alone with the expected manual step', () => {
-		expect(addAppTypes(input, '$lib/auth')).toEqual({ content: output, pending: readPending(shape) });
-	});
-
-	it('is idempotent: applied to its own output it changes nothing', () => {
-		expect(addAppTypes(output, '$lib/auth').content).toBe(output);
-	});
-
-	it('writes a file that parses', () => {
-		expect(parseModule(output)).toBeDefined();
-	});
-});
+describeEditFixtures('app-types', (source) => addAppTypes(source, '$lib/auth'));
 
 const SV_APP_D_TS = `// See https://svelte.dev/docs/kit/types#app.d.ts
 // for information about these interfaces

@@ -1,39 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseModule } from './ast.js';
+import { describeEditFixtures } from '../test/edit-fixtures.js';
 import { composeHooks } from './hooks.js';
 
-/** `fixtures/hooks/<shape>.in.(ts|js)` → `.out` (and `.pending.txt` for a file left alone). */
-const FIXTURES = new URL('./fixtures/hooks/', import.meta.url);
-const shapes = readdirSync(FIXTURES)
-	.filter((file) => /\.in\.[jt]s$/.test(file))
-	.map((file) => ({ shape: file.slice(0, -'.in.ts'.length), ext: file.slice(-2) }));
-const read = (file: string) => readFileSync(new URL(file, FIXTURES), 'utf8');
-const readPending = (shape: string) => {
-	try {
-		return read(`${shape}.pending.txt`).trimEnd();
-	} catch {
-		return undefined;
-	}
-};
-
-describe.each(shapes)('composeHooks on fixtures/hooks/$shape', ({ shape, ext }) => {
-	const path = `src/hooks.server.${ext}`;
-	const input = read(`${shape}.in.${ext}`);
-	const output = read(`${shape}.out.${ext}`);
-
-	it('writes the expected file byte for byte, or leaves it alone with the expected manual step', () => {
-		expect(composeHooks(input, path)).toEqual({ content: output, pending: readPending(shape) });
-	});
-
-	it('is idempotent: applied to its own output it changes nothing', () => {
-		expect(composeHooks(output, path).content).toBe(output);
-	});
-
-	it('writes a file that parses', () => {
-		expect(parseModule(output)).toBeDefined();
-	});
-});
+describeEditFixtures('hooks', (source, ext) => composeHooks(source, `src/hooks.server.${ext}`));
 
 describe('composeHooks', () => {
 	it('keeps an existing exported const handle and runs it after authentication and authorization', () => {
