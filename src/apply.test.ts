@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,22 @@ describe('applyOperations', () => {
 		expect(existsSync(journal)).toBe(false);
 		expect(await recoverInterruptedRun(root)).toBe(0);
 		expect(await readFile(path.join(root, 'src/auth.ts'), 'utf8')).toBe('x\n');
+	});
+
+	it("keeps an existing file's permissions, follows a symlink, and creates a new .env readable by its owner only", async () => {
+		const root = await app();
+		await writeFile(path.join(root, 'real.d.ts'), 'old\n', { mode: 0o640 });
+		await rm(path.join(root, 'src/app.d.ts'));
+		await symlink(path.join(root, 'real.d.ts'), path.join(root, 'src/app.d.ts'));
+		const applied = await applyOperations(root, [
+			{ path: 'src/app.d.ts', strategy: 'patch', content: 'new\n', previous: 'old\n' },
+			{ path: '.env', strategy: 'patch', content: 'AUTH_SECRET=x\n', previous: undefined }
+		]);
+		await applied.commit();
+		expect((await lstat(path.join(root, 'src/app.d.ts'))).isSymbolicLink()).toBe(true);
+		expect(await readFile(path.join(root, 'real.d.ts'), 'utf8')).toBe('new\n');
+		expect((await stat(path.join(root, 'real.d.ts'))).mode & 0o777).toBe(0o640);
+		expect((await stat(path.join(root, '.env'))).mode & 0o777).toBe(0o600);
 	});
 
 	it('stops between two files when cancelled (Ctrl-C) and restores the app', async () => {

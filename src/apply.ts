@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from './errors.js';
 import type { FileOperation } from './plan.js';
@@ -71,7 +71,7 @@ export async function applyOperations(
 			if (operation.content === undefined) await rm(file, { force: true });
 			else {
 				await mkdir(path.dirname(file), { recursive: true });
-				await writeAtomically(file, operation.content, journal.tempSuffix);
+				await writeAtomically(file, operation.content, journal.tempSuffix, holdsSecrets(operation.path) ? 0o600 : undefined);
 			}
 		}
 	} catch (error) {
@@ -123,12 +123,26 @@ async function undo(root: string, journal: Journal): Promise<void> {
 	for (const dir of [...journal.createdDirs].reverse()) await rm(path.join(root, dir), { recursive: true, force: true });
 }
 
-/** Writes `content` to a temporary file beside `file`, then renames it over `file`. */
+/**
+ * Writes `content` to a temporary file beside `file`, then renames it over `file`: a reader sees
+ * the old text or the new one, never half. A symlink is followed (the file it points at is
+ * replaced) and an existing file keeps its permission bits (`.env` may be 0600); a new one gets
+ * `mode`, or the default.
+ */
 async function writeAtomically(file: string, content: string, tempSuffix: string, mode?: number): Promise<void> {
 	await mkdir(path.dirname(file), { recursive: true });
-	const temp = `${file}${tempSuffix}`;
-	await writeFile(temp, content, mode === undefined ? undefined : { mode });
-	await rename(temp, file);
+	const target = await realpath(file).catch(() => file);
+	const existing = await stat(target).then((stats) => stats.mode & 0o777, () => undefined);
+	const temp = `${target}${tempSuffix}`;
+	await writeFile(temp, content, { mode: existing ?? mode });
+	if (existing !== undefined) await chmod(temp, existing);
+	await rename(temp, target);
+}
+
+/** `.env` and `.env.local` (not `.env.example`): a new one is created readable by its owner only. */
+function holdsSecrets(file: string): boolean {
+	const name = path.basename(file);
+	return name.startsWith('.env') && name !== '.env.example';
 }
 
 /** The outermost folders that the files need and that do not exist yet, app-relative. */

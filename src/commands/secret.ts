@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as prompts from '@clack/prompts';
 import { parse } from 'dotenv';
@@ -7,7 +7,8 @@ import { DEFAULT_ANSWERS } from '../answers.js';
 import { setEnvValues } from '../edits/env.js';
 import { authEnvVars } from '../env-vars.js';
 import { CliError } from '../errors.js';
-import { detectProject } from '../project.js';
+import { applyOperations } from '../apply.js';
+import { loadApp } from './pipeline.js';
 
 /** Options of `create-auth secret`, as commander parses them. */
 export interface SecretOptions {
@@ -22,7 +23,7 @@ export interface SecretOptions {
  * bytes, base64url: 43 characters) becomes AUTH_SECRET; the previous one moves to
  * AUTH_SECRET_1, where the generated `src/auth.ts` still opens the sessions it sealed but seals
  * no new ones. An older AUTH_SECRET_1 is dropped (said so). Every other line of `.env` stays
- * byte-identical; `.env` is replaced atomically (temp file beside it, then rename). A missing
+ * byte-identical; `.env` is replaced atomically, keeping its permissions ({@link applyOperations}). A missing
  * `.env` is created with AUTH_SECRET only. Secret values are never printed.
  *
  * When `src/auth.(ts|js)` does not read AUTH_SECRET_1 (code generated before rotation
@@ -36,7 +37,7 @@ export interface SecretOptions {
  *   cannot be written or changed meanwhile (it is then left as it was)
  */
 export async function secret(options: SecretOptions): Promise<number> {
-	const project = await detectProject(options.cwd ?? process.cwd());
+	const { project } = await loadApp(options.cwd);
 	const source = project.files['.env'];
 	const fresh = randomBytes(32).toString('base64url');
 	const rotation = rotateSecret(source, fresh);
@@ -60,7 +61,8 @@ export async function secret(options: SecretOptions): Promise<number> {
 		}
 	}
 
-	await writeAtomically(path.join(project.root, '.env'), source, rotation.content);
+	const applied = await applyOperations(project.root, [{ path: '.env', strategy: 'patch', content: rotation.content, previous: source }]);
+	await applied.commit();
 
 	const created = `a new secret (${fresh.length} characters)`;
 	if (source === undefined) prompts.log.success(`Created .env with AUTH_SECRET: ${created}.`);
@@ -134,34 +136,4 @@ async function readAuthConfig(root: string, ts: string | undefined): Promise<{ p
 	if (ts !== undefined) return { path: 'src/auth.ts', text: ts };
 	const js = await readFile(path.join(root, 'src/auth.js'), 'utf8').catch(() => undefined);
 	return js === undefined ? undefined : { path: 'src/auth.js', text: js };
-}
-
-/**
- * Replaces `file` with `content` through a temp file in the same folder and a rename, so a
- * reader sees the old text or the new one, never half of it. A symlink is followed (the file
- * it points at is replaced); the file's permission bits are kept (a new file gets 0600).
- *
- * @param expected the text read earlier (undefined: no file); if the file changed meanwhile,
- *   nothing is written
- * @throws {CliError} `E_WRITE_FAILED`, the file left as it was
- */
-async function writeAtomically(file: string, expected: string | undefined, content: string): Promise<void> {
-	const target = await realpath(file).catch(() => file);
-	const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
-	try {
-		const current = await readFile(target, 'utf8').catch(() => undefined);
-		if (current !== expected) throw new Error('it changed while create-auth was running');
-		const mode = await stat(target).then(
-			(stats) => stats.mode & 0o777,
-			() => 0o600
-		);
-		await writeFile(temp, content, { flag: 'wx', mode });
-		await chmod(temp, mode);
-		await rename(temp, target);
-	} catch (error) {
-		await rm(temp, { force: true });
-		throw new CliError('E_WRITE_FAILED', `Could not write ${path.basename(file)}: ${(error as Error).message}. It was left as it was.`, undefined, {
-			cause: error
-		});
-	}
 }
