@@ -2,7 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve as resolveImport } from 'import-meta-resolve';
 import type * as Prettier from 'prettier';
 
 /**
@@ -18,9 +19,6 @@ export type Formatter = (filePath: string, text: string) => Promise<string>;
 
 /** Ignore files the Prettier CLI reads by default (`--ignore-path`), relative to where it runs. */
 const IGNORE_FILES = ['.gitignore', '.prettierignore'];
-
-/** Conditions Prettier resolves plugins with (an ESM `import` from Node). */
-const IMPORT_CONDITIONS = new Set(['node', 'import', 'default']);
 
 /**
  * Finds the app's own Prettier (its copy and version, never create-auth's), or nothing when the
@@ -44,7 +42,7 @@ export async function loadFormatter(root: string): Promise<Formatter | undefined
 	if (!(await declaresPrettier(root))) return undefined;
 	const installed = findPackage(root, 'prettier');
 	if (!installed || !(Number.parseInt(installed.manifest.version ?? '', 10) >= 3)) return undefined;
-	const entry = packageEntry(root, installed, '.');
+	const entry = resolveFromApp(root, 'prettier');
 	if (!entry) return undefined;
 
 	let loading: Promise<typeof Prettier> | undefined;
@@ -109,22 +107,24 @@ function resolvePluginName(root: string, name: string): string {
 /** An installed package: its folder and package.json. */
 interface InstalledPackage {
 	dir: string;
-	manifest: { version?: string; exports?: unknown };
+	manifest: { version?: string };
 }
 
 /**
- * The file an `import(specifier)` in a module at `root` loads: the package's `exports` under the
- * `node`/`import` conditions, or its `main` when it has no `exports`. This is what Prettier
- * does for plugins (ESM resolution), where `require.resolve` would pick CommonJS entries and
- * miss packages that only export `import`.
+ * The file an `import(specifier)` in a module at `root` loads, by Node's ESM resolution
+ * (`exports` under the `node`/`import` conditions, else `main`; `import-meta-resolve`): what
+ * Prettier does for plugins, where `require.resolve` would pick CommonJS entries and miss
+ * packages that only export `import`.
  *
  * @returns an absolute path, or undefined when the package is not installed or does not export
  *   the subpath
  */
 function resolveFromApp(root: string, specifier: string): string | undefined {
-	const match = /^((?:@[^/]+\/)?[^/]+)(\/.*)?$/.exec(specifier);
-	const installed = match?.[1] && findPackage(root, match[1]);
-	return installed ? packageEntry(root, installed, `.${match[2] ?? ''}`) : undefined;
+	try {
+		return fileURLToPath(resolveImport(specifier, pathToFileURL(path.join(root, 'package.json')).href));
+	} catch {
+		return undefined;
+	}
 }
 
 /** The package `name` as `root` sees it: in the nearest `node_modules` folder that has it. */
@@ -138,57 +138,6 @@ function findPackage(root: string, name: string): InstalledPackage | undefined {
 		}
 	}
 	return undefined;
-}
-
-/** The file `subpath` (`.` or `./x`) of a package maps to for `import`, or undefined. */
-function packageEntry(root: string, { dir, manifest }: InstalledPackage, subpath: string): string | undefined {
-	if (manifest.exports === undefined || manifest.exports === null) {
-		try {
-			return createRequire(path.join(root, 'package.json')).resolve(path.join(dir, subpath));
-		} catch {
-			return undefined;
-		}
-	}
-	const target = exportTarget(manifest.exports, subpath);
-	return target?.startsWith('./') ? path.join(dir, target) : undefined;
-}
-
-/** The `exports` target of `subpath` (`.` or `./x`), with `*` patterns, or undefined. */
-function exportTarget(exports: unknown, subpath: string): string | undefined {
-	const isSubpathMap = isRecord(exports) && Object.keys(exports).some((key) => key.startsWith('.'));
-	if (!isSubpathMap) return subpath === '.' ? conditionalTarget(exports) : undefined;
-	if (subpath in exports) return conditionalTarget(exports[subpath]);
-	for (const [key, value] of Object.entries(exports)) {
-		const star = key.indexOf('*');
-		if (star === -1) continue;
-		const [prefix, suffix] = [key.slice(0, star), key.slice(star + 1)];
-		if (subpath.length < key.length || !subpath.startsWith(prefix) || !subpath.endsWith(suffix)) continue;
-		const stem = subpath.slice(prefix.length, subpath.length - suffix.length);
-		return conditionalTarget(value)?.replaceAll('*', stem);
-	}
-	return undefined;
-}
-
-function conditionalTarget(target: unknown): string | undefined {
-	if (typeof target === 'string') return target;
-	if (Array.isArray(target)) {
-		for (const item of target) {
-			const resolved = conditionalTarget(item);
-			if (resolved !== undefined) return resolved;
-		}
-		return undefined;
-	}
-	if (!isRecord(target)) return undefined;
-	for (const [condition, value] of Object.entries(target)) {
-		if (!IMPORT_CONDITIONS.has(condition)) continue;
-		const resolved = conditionalTarget(value);
-		if (resolved !== undefined) return resolved;
-	}
-	return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isFile(file: string): boolean {

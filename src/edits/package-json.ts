@@ -234,16 +234,18 @@ export function allowPnpmWorkspaceBuilds(source: string | undefined, names: read
 	const insert = (after: number, added: string[]) => [...lines.slice(0, after), ...added, ...lines.slice(after)].join(eol);
 	if (allow) {
 		if (allow.inline !== '') return unchanged;
-		const entries: Array<{ key: string; value: string; line: number }> = [];
+		const entries: Array<{ indent: string; key: string; value: string; line: number }> = [];
 		for (let line = allow.line + 1; line < allow.end; line++) {
 			const entry = /^( +)('[^']*'|"[^"]*"|[^\s'"#][^:#]*?) *: *([^#]*?) *(#.*)?$/.exec(lines[line]!);
 			if (!entry) {
 				if (isBlankOrComment(lines[line]!)) continue;
 				return unchanged;
 			}
-			entries.push({ key: unquote(entry[2]!), value: entry[3]!, line });
+			// Every entry at one indentation, each a scalar: a nested value is not pnpm's shape.
+			if (entry[3] === '' || (entries.length > 0 && entry[1] !== entries[0]!.indent)) return unchanged;
+			entries.push({ indent: entry[1]!, key: unquote(entry[2]!), value: entry[3]!, line });
 		}
-		const entryIndent = entries.length > 0 ? /^ +/.exec(lines[entries[0]!.line]!)![0] : indent;
+		const entryIndent = entries[0]?.indent ?? indent;
 		const missing: string[] = [];
 		const denied: string[] = [];
 		for (const name of names) {
