@@ -9,7 +9,7 @@ import { addEnvVariables } from './edits/env-module.js';
 import { addTokenTypes } from './edits/token-types.js';
 import { composeHooks } from './edits/hooks.js';
 import { mergeLayoutLoad } from './edits/layout.js';
-import { addDependencies, addSubpathImports } from './edits/package-json.js';
+import { addDependencies, addSubpathImports, allowBuildScripts, RUNTIME_BUILDS } from './edits/package-json.js';
 import { authEnvVars } from './env-vars.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Formatter } from './format.js';
@@ -260,6 +260,19 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	);
 	// SvelteKit 3 has no $lib alias: the code above imports #lib/…, which package.json must map.
 	if (project.kit.libImports) packageJson = addSubpathImports(packageJson, { '#lib/*': `./${project.libDir}/*` });
+	// better-sqlite3's install script builds its native addon: allowed where the app's package
+	// manager reads such approvals (npm 12 and pnpm 10+ skip unapproved scripts).
+	const builds = allowBuildScripts(
+		project.packageManager,
+		packageJson,
+		project.files['pnpm-workspace.yaml'],
+		answers.adapter === 'sqlite' ? RUNTIME_BUILDS : []
+	);
+	packageJson = builds.packageJson;
+	for (const step of builds.pending) pending(step);
+	if (builds.workspace !== undefined) {
+		patch('pnpm-workspace.yaml', builds.workspace, builds.pending.length > 0 ? [] : RUNTIME_BUILDS.map((name) => `build allowed: ${name}`));
+	}
 	if (packageJson !== project.packageJson) {
 		plan.operations.push({ path: 'package.json', strategy: 'tool', content: packageJson, previous: project.packageJson });
 	}

@@ -61,6 +61,7 @@ export const WATCHED_FILES = [
 	'.env',
 	'.env.example',
 	'.gitignore',
+	'pnpm-workspace.yaml',
 	'.create-auth/manifest.json'
 ] as const;
 
@@ -140,7 +141,17 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 	};
 }
 
-function detectPackageManager(root: string, userAgent: string): PackageManager {
+/**
+ * The package manager the app uses: the one whose lock file is in `root` (`pnpm-lock.yaml`,
+ * `yarn.lock`, `bun.lock` or `bun.lockb`, `package-lock.json`, checked in that order), else the
+ * one that runs create-auth, named first in `userAgent` (`pnpm dlx create-auth` sets
+ * `npm_config_user_agent` to `pnpm/10.12.1 npm/? node/v22.17.0 linux x64`), else npm. A lock
+ * file wins: `npx create-auth` in a pnpm app installs with pnpm.
+ *
+ * @param root the app's folder (absolute, or relative to the process's cwd)
+ * @param userAgent `npm_config_user_agent`, or '' when it is not set
+ */
+export function detectPackageManager(root: string, userAgent: string): PackageManager {
 	for (const [file, manager] of LOCK_FILES) {
 		if (existsSync(path.join(root, file))) return manager;
 	}

@@ -40,6 +40,10 @@ describe('reconcileFile (O = base, A = current, B = next)', () => {
 		expect(conflicted.write).toContain('<<<<<<< yours\nmine\n=======\ntheirs\n>>>>>>> create-auth 2.0.0\n');
 	});
 
+	it('rewrites an untouched file whose new rendering differs only in layout (the app’s Prettier arrived)', () => {
+		expect(reconcileFile(file({ base: 'f(a,b);\n', current: 'f(a,b);\n', next: 'f(a, b);\n' }))).toMatchObject({ write: 'f(a, b);\n' });
+	});
+
 	it('keeps the user’s layout of the same code, and records it as the base', () => {
 		const next = "import { A, B } from 'x';\n";
 		const current = "import {\n\tA,\n\tB,\n} from 'x';\n";

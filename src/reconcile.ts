@@ -47,8 +47,8 @@ export interface Reconciled {
  * - no base: A absent → write B; A the same code as B → own it; A present → the user's file,
  *   left alone;
  * - A absent → the user deleted it: left deleted, unless `restore`;
- * - A = B, or A is B laid out differently ({@link sameCode}) → nothing; A = O → write B;
- *   O = B → keep A;
+ * - A = O → write B (even when only the layout changed); A is B, or B laid out differently
+ *   ({@link sameCode}) → nothing; O = B → keep A;
  * - otherwise a line 3-way merge ({@link mergeText}); overlapping changes become markers.
  * With `from` (the answers changed), A is first merged with `from` as above (the version's
  * changes), then given the `from` → B difference structurally ({@link applyModuleDelta});
@@ -65,6 +65,9 @@ export function reconcileFile(file: FileVersions): Reconciled {
 		if (file.restore) return { ...leave(), write: next };
 		return leave(`you deleted it; left deleted (create-auth regenerate --restore ${file.path} brings it back)`);
 	}
+	// Untouched since written: the new rendering replaces it, even when only its layout changed
+	// (the app's Prettier arrived); edited into the same code as the new rendering: kept.
+	if (current === base && file.from === undefined) return { ...leave(), write: current === next ? undefined : next };
 	if (sameCode(current, next)) return { ...leave(), base: current };
 	let result: TextMerge;
 	const pending: string[] = [];

@@ -3,11 +3,11 @@ import * as prompts from '@clack/prompts';
 import type { Answers } from '../answers.js';
 import { applyOperations, recoverInterruptedRun } from '../apply.js';
 import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
-import { loadFormatter } from '../format.js';
+import { loadFormatter, type Formatter } from '../format.js';
 import { installDependencies } from '../install.js';
 import { missingNode } from '../kit.js';
 import { parseManifest, MANIFEST_PATH, type Manifest } from '../manifest.js';
-import { planInit, type Plan } from '../plan.js';
+import { planInit, type FileOperation, type Plan } from '../plan.js';
 import { findProvider } from '../providers/index.js';
 import { detectProject, type Project } from '../project.js';
 
@@ -70,16 +70,18 @@ export async function writeApp(
 		loadToolPackage(),
 		loadFormatter(project.root)
 	]);
-	const plan = await planInit({
-		project,
-		answers,
-		tool,
-		templates,
-		runtime,
-		authSecret: randomBytes(32).toString('base64url'),
-		restore: options.restore,
-		format
-	});
+	const planFor = (state: Project, formatter: Formatter | undefined) =>
+		planInit({
+			project: state,
+			answers,
+			tool,
+			templates,
+			runtime,
+			authSecret: randomBytes(32).toString('base64url'),
+			restore: options.restore,
+			format: formatter
+		});
+	const plan = await planFor(project, format);
 	const exitCode = plan.conflicts.length > 0 ? 1 : 0;
 	if (options.dryRun) {
 		await printDryRun(plan);
@@ -111,8 +113,11 @@ export async function writeApp(
 			const progress = process.stdout.isTTY ? prompts.spinner() : plainProgress();
 			progress.start(`Installing dependencies with ${project.packageManager}`);
 			try {
-				await installDependencies(project.root, project.packageManager, controller.signal);
+				const { skippedBuilds } = await installDependencies(project.root, project.packageManager, controller.signal);
 				progress.stop('Dependencies installed');
+				if (skippedBuilds.length > 0) {
+					prompts.log.warn(`${project.packageManager} skipped the build scripts of ${skippedBuilds.join(', ')} (not create-auth's): approve them with pnpm approve-builds if your app needs them.`);
+				}
 			} catch (error) {
 				progress.error('Install failed: restoring your files');
 				await applied.rollback();
@@ -123,6 +128,16 @@ export async function writeApp(
 		const written = plan.operations.map((o) => `  ${o.content === undefined ? '-' : o.previous === undefined ? '+' : '~'} ${o.path}`);
 		prompts.log.success(`Wrote ${plan.operations.length} files:\n${written.join('\n')}`);
 		reportLeftAlone(plan);
+		// An app whose Prettier arrived with this install (a fresh clone, sv create --no-install):
+		// the files just written are formatted now, as the next regenerate would.
+		const lateFormat = installNow && !format ? await loadFormatter(project.root) : undefined;
+		if (lateFormat) {
+			const formatting = await planFor(withOperations(project, plan.operations), lateFormat);
+			const reformatted = await applyOperations(project.root, formatting.operations, controller.signal);
+			await reformatted.commit();
+			const count = formatting.operations.filter((operation) => operation.path !== MANIFEST_PATH).length;
+			prompts.log.success(`Formatted ${count} files with the app's Prettier.`);
+		}
 		return { plan, neededNode, installLeft: dependenciesChanged && !installNow, exitCode };
 	} finally {
 		process.off('SIGINT', cancel);
@@ -143,6 +158,17 @@ export function providerSteps(ids: readonly string[]): string[] {
 			...(scaffold.tryLocally ? [`  ${scaffold.tryLocally}`] : [])
 		];
 	});
+}
+
+/** The project as it is once `operations` are written (for a plan made right after them). */
+function withOperations(project: Project, operations: readonly FileOperation[]): Project {
+	const files = { ...project.files };
+	let { packageJson } = project;
+	for (const operation of operations) {
+		if (operation.path === 'package.json') packageJson = operation.content ?? packageJson;
+		else files[operation.path] = operation.content;
+	}
+	return { ...project, files, packageJson };
 }
 
 function plainProgress(): Pick<ReturnType<typeof prompts.spinner>, 'start' | 'stop' | 'error'> {

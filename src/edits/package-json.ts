@@ -130,8 +130,11 @@ export function allowNpmScripts(source: string, names: readonly string[]): EditR
 		if (own.length === 0) missing.push(name);
 		else if (!own.some(([, value]) => value === true)) denied.push(name);
 	}
-	const content = missing.length === 0 ? source : serialize({ ...manifest, allowScripts: { ...current, ...Object.fromEntries(missing.map((name) => [name, true])) } }, source);
-	return denied.length === 0 ? { content } : { content, pending: `package.json's allowScripts denies ${denied.join(', ')}, which the auth runtime needs built: set ${denied.map((name) => `"${name}": true`).join(', ')}` };
+	const allowScripts = { ...current, ...Object.fromEntries(missing.map((name) => [name, true])) };
+	const content = missing.length === 0 ? source : serialize({ ...manifest, allowScripts }, source);
+	if (denied.length === 0) return { content };
+	const allow = denied.map((name) => `"${name}": true`).join(', ');
+	return { content, pending: `package.json's allowScripts denies ${denied.join(', ')}, which the auth runtime needs built: set ${allow}` };
 }
 
 /** Packages on Bun's default list of trusted dependencies, whose scripts Bun runs unless package.json has its own list. */
@@ -177,7 +180,8 @@ export function allowPnpmBuilds(packageJson: string, workspace: string | undefin
 		const never = settings.neverBuiltDependencies;
 		const denied = Array.isArray(never) ? names.filter((name) => never.includes(name)) : [];
 		if (denied.length > 0) {
-			return { packageJson, pending: [`package.json's pnpm.neverBuiltDependencies lists ${denied.join(', ')}, which the auth runtime needs built: remove it there`] };
+			const step = `package.json's pnpm.neverBuiltDependencies lists ${denied.join(', ')}, which the auth runtime needs built: remove it there`;
+			return { packageJson, pending: [step] };
 		}
 		const only = settings.onlyBuiltDependencies;
 		const missing = Array.isArray(only) ? names.filter((name) => !only.includes(name)) : [];
@@ -218,7 +222,8 @@ interface YamlBlock {
  */
 export function allowPnpmWorkspaceBuilds(source: string | undefined, names: readonly string[]): EditResult {
 	const text = source ?? '';
-	const manual = `Allow the build scripts of ${names.join(', ')} in pnpm-workspace.yaml: allowBuilds: ${names.map((name) => `${yamlKey(name)}: true`).join(', ')} (or run pnpm approve-builds)`;
+	const allowed = (list: readonly string[]) => list.map((name) => `${yamlKey(name)}: true`).join(', ');
+	const manual = `Allow the build scripts of ${names.join(', ')} in pnpm-workspace.yaml: allowBuilds: ${allowed(names)} (or run pnpm approve-builds)`;
 	const unchanged = { content: text, pending: manual };
 	const eol = text.includes('\r\n') ? '\r\n' : '\n';
 	const lines = text.split(/\r?\n/);
@@ -255,7 +260,8 @@ export function allowPnpmWorkspaceBuilds(source: string | undefined, names: read
 		}
 		const after = entries.length > 0 ? entries.at(-1)!.line + 1 : allow.line + 1;
 		const content = missing.length === 0 ? text : insert(after, missing.map((name) => `${entryIndent}${yamlKey(name)}: true`));
-		return denied.length === 0 ? { content } : { content, pending: `pnpm-workspace.yaml's allowBuilds does not allow ${denied.join(', ')}, which the auth runtime needs built: set ${denied.map((name) => `${yamlKey(name)}: true`).join(', ')}` };
+		if (denied.length === 0) return { content };
+		return { content, pending: `pnpm-workspace.yaml's allowBuilds does not allow ${denied.join(', ')}, which the auth runtime needs built: set ${allowed(denied)}` };
 	}
 	if (only) {
 		if (only.inline !== '') return unchanged;
@@ -288,7 +294,13 @@ function yamlBlocks(lines: string[]): YamlBlock[] | undefined {
 	const blocks: YamlBlock[] = [];
 	for (const [index, line] of lines.entries()) {
 		if (/^\t|^ *\t/.test(line) || /^(---|\.\.\.)(\s|$)/.test(line) || /(^|[\s:,[{])[&*][^\s]/.test(line.replace(/#.*$/, ''))) return undefined;
-		if (isBlankOrComment(line) || /^[ -]/.test(line)) continue;
+		if (isBlankOrComment(line)) continue;
+		// An indented line or a sequence item continues the key above it; before any key, the
+		// file is not a mapping.
+		if (/^[ -]/.test(line)) {
+			if (blocks.length === 0) return undefined;
+			continue;
+		}
 		const key = /^('[^']*'|"[^"]*"|[^\s'"#-][^:#]*?) *:(?: +(.*?))? *$/.exec(line.replace(/ +#.*$/, ''));
 		if (!key) return undefined;
 		const previous = blocks.at(-1);
