@@ -17,7 +17,7 @@ export interface MergeLabels {
 }
 
 /** The opening marker of a conflict region (a line starting with it means the conflict is unresolved). */
-export const CONFLICT_START = '<<<<<<< ';
+const CONFLICT_START = '<<<<<<< ';
 
 /**
  * Three-way merge of text, line by line (the diff3 algorithm of `node-diff3`): the changes from

@@ -136,7 +136,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 			restore: input.restore?.includes(path) ?? false,
 			labels
 		});
-		if (result.record) recorded[path] = { strategy, content: result.base ?? content, ...(input.format ? { rendered: digest(rendered) } : {}) };
+		if (result.record) recorded[path] = { strategy, content, ...(input.format ? { rendered: digest(rendered) } : {}) };
 		if (result.write !== undefined) write(path, strategy, result.write);
 		if (result.skipped) plan.skipped.push({ path, reason: result.skipped });
 		if (result.conflict) plan.conflicts.push(path);

@@ -44,11 +44,12 @@ describe('reconcileFile (O = base, A = current, B = next)', () => {
 		expect(reconcileFile(file({ base: 'f(a,b);\n', current: 'f(a,b);\n', next: 'f(a, b);\n' }))).toMatchObject({ write: 'f(a, b);\n' });
 	});
 
-	it('keeps the user’s layout of the same code, and records it as the base', () => {
+	it('keeps the user’s layout of the same code (sv migrate, their formatter), and owns it', () => {
 		const next = "import { A, B } from 'x';\n";
 		const current = "import {\n\tA,\n\tB,\n} from 'x';\n";
-		expect(reconcileFile(file({ base: "import { A } from 'x';\n", current, next }))).toMatchObject({ write: undefined, base: current });
-		expect(reconcileFile(file({ current, next }))).toMatchObject({ write: undefined, record: true, base: current });
+		expect(reconcileFile(file({ base: "import { A } from 'x';\n", current, next }))).toMatchObject({ write: undefined, record: true });
+		expect(reconcileFile(file({ base: next, current, next }))).toMatchObject({ write: undefined, record: true });
+		expect(reconcileFile(file({ current, next }))).toMatchObject({ write: undefined, record: true });
 	});
 
 	it('with the answers changed, carries the difference over structurally onto the merged text', () => {

@@ -26,13 +26,8 @@ export interface FileVersions {
 export interface Reconciled {
 	/** The text to write; undefined: leave the file as it is. */
 	write: string | undefined;
-	/** Whether the manifest records the file (false: the tool does not own it). */
+	/** Whether the manifest records B as the file's base (false: the tool does not own it). */
 	record: boolean;
-	/**
-	 * The base the manifest records: B, or A when A is B laid out differently (the user's
-	 * formatter, `sv migrate`'s printer), so later merges work on the user's layout.
-	 */
-	base?: string;
 	/** Why the file was left alone, when that is worth telling. */
 	skipped?: string;
 	/** The written text holds conflict markers. */
@@ -44,8 +39,8 @@ export interface Reconciled {
 /**
  * Reconciles one generated file (DESIGN.md, "Regenerate and add-provider"), with O = base,
  * A = current, B = next:
- * - no base: A absent → write B; A the same code as B → own it; A present → the user's file,
- *   left alone;
+ * - no base: A absent → write B; A the same code as B → own it (B is the base); A present →
+ *   the user's file, left alone;
  * - A absent → the user deleted it: left deleted, unless `restore`;
  * - A = O → write B (even when only the layout changed); A is B, or B laid out differently
  *   ({@link sameCode}) → nothing; O = B → keep A;
@@ -59,16 +54,17 @@ export function reconcileFile(file: FileVersions): Reconciled {
 	const leave = (skipped?: string, record = true): Reconciled => ({ write: undefined, record, skipped, conflict: false, pending: [] });
 	if (base === undefined) {
 		if (current === undefined) return { ...leave(), write: next };
-		return sameCode(current, next) ? { ...leave(), base: current } : leave('already exists; left as is', false);
+		return sameCode(current, next) ? leave() : leave('already exists; left as is', false);
 	}
 	if (current === undefined) {
 		if (file.restore) return { ...leave(), write: next };
 		return leave(`you deleted it; left deleted (create-auth regenerate --restore ${file.path} brings it back)`);
 	}
 	// Untouched since written: the new rendering replaces it, even when only its layout changed
-	// (the app's Prettier arrived); edited into the same code as the new rendering: kept.
+	// (the app's Prettier arrived); laid out anew by the user or a tool (sv migrate) into the same
+	// code as the new rendering: kept.
 	if (current === base && file.from === undefined) return { ...leave(), write: current === next ? undefined : next };
-	if (sameCode(current, next)) return { ...leave(), base: current };
+	if (sameCode(current, next)) return leave();
 	let result: TextMerge;
 	const pending: string[] = [];
 	if (file.from !== undefined) {
