@@ -31,9 +31,9 @@ export async function main(argv: string[]): Promise<number> {
 		.action(async (options) => {
 			exitCode = await (await import('./commands/init.js')).init(options);
 		});
+	const withCwd = (command: Command) => command.option('-C, --cwd <path>', 'the SvelteKit app (default: the current folder)');
 	const writeOptions = (command: Command) =>
-		command
-			.option('-C, --cwd <path>', 'the SvelteKit app (default: the current folder)')
+		withCwd(command)
 			.option('--no-install', 'write files but do not install dependencies')
 			.option('--dry-run', 'print the changes as a unified diff; write nothing');
 	writeOptions(program.command('regenerate'))
@@ -52,18 +52,14 @@ export async function main(argv: string[]): Promise<number> {
 		.action(async (id: string, options) => {
 			exitCode = await (await import('./commands/provider.js')).removeProvider(id, options);
 		});
-	program
-		.command('doctor')
+	withCwd(program.command('doctor'))
 		.description('Check the app: secrets, env keys, callback URLs, the adapter, pending steps, runtime edits. Exit 0 only when all is well.')
-		.option('-C, --cwd <path>', 'the SvelteKit app (default: the current folder)')
 		.option('--json', 'print the report as JSON (for CI)')
 		.action(async (options) => {
 			exitCode = await (await import('./commands/doctor.js')).doctor(options);
 		});
-	program
-		.command('secret')
+	withCwd(program.command('secret'))
 		.description('Rotate AUTH_SECRET in .env; the old one becomes AUTH_SECRET_1, so sessions survive.')
-		.option('-C, --cwd <path>', 'the SvelteKit app (default: the current folder)')
 		.option('--force', 'rotate even though src/auth does not read AUTH_SECRET_1 (signs everyone out)')
 		.action(async (options) => {
 			exitCode = await (await import('./commands/secret.js')).secret(options);

@@ -19,8 +19,14 @@ describe('parseManifest', () => {
 		['empty', ''],
 		['not JSON (a merge conflict left in it)', '<<<<<<< HEAD\n{}\n'],
 		['JSON of another shape', '{"name":"x"}'],
-		['a JSON string', '"0.1.0"']
+		['a JSON string', '"0.1.0"'],
+		['without answers', '{"version":"0.1.0","files":{}}']
 	])('treats a manifest that is %s as no manifest, never throwing', (_, text) => {
 		expect(parseManifest(text)).toBeUndefined();
+	});
+
+	it('defaults a missing pending list', () => {
+		const { pending: _, ...withoutPending } = manifest;
+		expect(parseManifest(JSON.stringify(withoutPending))?.pending).toEqual([]);
 	});
 });

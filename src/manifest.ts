@@ -47,14 +47,20 @@ export interface Manifest {
 /**
  * Reads a manifest's text.
  *
- * @returns the manifest, or undefined when the text is absent or not a manifest (a damaged
- *   manifest is treated as a first run: files that exist are then left alone, nothing is lost)
+ * @returns the manifest (`pending` defaulted to []), or undefined when the text is absent or not
+ *   a manifest: no version, files or answers.providers (a damaged manifest is treated as a first
+ *   run: files that exist are then left alone, nothing is lost)
  */
 export function parseManifest(text: string | undefined): Manifest | undefined {
 	if (!text) return undefined;
 	try {
-		const value = JSON.parse(text) as Manifest;
-		return typeof value.version === 'string' && value.files && typeof value.files === 'object' ? value : undefined;
+		const value = JSON.parse(text) as Partial<Manifest>;
+		const valid =
+			typeof value.version === 'string' &&
+			!!value.files &&
+			typeof value.files === 'object' &&
+			Array.isArray(value.answers?.providers);
+		return valid ? ({ ...value, pending: Array.isArray(value.pending) ? value.pending : [] } as Manifest) : undefined;
 	} catch {
 		return undefined;
 	}

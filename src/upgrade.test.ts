@@ -175,4 +175,22 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		const noManifest = await run(next, 'regenerate', '-C', fresh);
 		expect(noManifest.stderr).toContain('[E_NO_MANIFEST]');
 	});
+
+	it('refuses, writing nothing, to set the app up again with other answers, or to remove a provider it lacks or its last one', async () => {
+		const before = await snapshot(app);
+		const again = await run(next, '-C', app, '--yes', '--no-install', '--providers', 'github');
+		expect(again.code).toBe(1);
+		expect(again.stderr).toContain('[E_ALREADY_SET_UP]');
+		expect(again.stderr).toContain('add-provider');
+		const absent = await run(next, 'remove-provider', 'google', '-C', app);
+		expect(absent.stderr).toContain('[E_PROVIDER_NOT_SET_UP]');
+		expect(await snapshot(app)).toEqual(before);
+
+		const single = await mkdtemp(path.join(tmpdir(), 'create-auth-single-'));
+		await cp(FIXTURE, single, { recursive: true });
+		expect((await run(next, '-C', single, '--yes', '--no-install')).code).toBe(0);
+		const last = await run(next, 'remove-provider', 'credentials', '-C', single);
+		expect(last.code).toBe(1);
+		expect(last.stderr).toContain('[E_PROVIDER_NOT_SET_UP]');
+	});
 });

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import * as prompts from '@clack/prompts';
 import { parse } from 'dotenv';
 import { DEFAULT_ANSWERS } from '../answers.js';
+import { applyOperations } from '../apply.js';
 import { setEnvValues } from '../edits/env.js';
 import { authEnvVars } from '../env-vars.js';
 import { CliError } from '../errors.js';
-import { applyOperations } from '../apply.js';
 import { loadApp } from './pipeline.js';
 
 /** Options of `create-auth secret`, as commander parses them. */
@@ -45,7 +43,10 @@ export async function secret(options: SecretOptions): Promise<number> {
 	// Whether sessions sealed with the previous secret still open after the rotation.
 	let sessionsKept = rotation.kept;
 	if (rotation.kept) {
-		const auth = await readAuthConfig(project.root, project.files['src/auth.ts']);
+		const auth = ['src/auth.ts', 'src/auth.js'].flatMap((file) => {
+			const text = project.files[file];
+			return text === undefined ? [] : [{ path: file, text }];
+		})[0];
 		if (!auth) {
 			prompts.log.warn('No src/auth.ts: make sure your auth config passes secret: [AUTH_SECRET, AUTH_SECRET_1], or existing sessions end.');
 		} else if (!/\bAUTH_SECRET_1\b/.test(auth.text)) {
@@ -129,11 +130,4 @@ export function rotateSecret(source: string | undefined, fresh: string): Rotatio
 /** The one-line comment the plan writes above `key` in `.env`. */
 function describe(key: string): string {
 	return authEnvVars({ ...DEFAULT_ANSWERS, providers: [] }, '').find((variable) => variable.key === key)!.description;
-}
-
-/** `src/auth.ts` (already read) or `src/auth.js`, whichever the app has. */
-async function readAuthConfig(root: string, ts: string | undefined): Promise<{ path: string; text: string } | undefined> {
-	if (ts !== undefined) return { path: 'src/auth.ts', text: ts };
-	const js = await readFile(path.join(root, 'src/auth.js'), 'utf8').catch(() => undefined);
-	return js === undefined ? undefined : { path: 'src/auth.js', text: js };
 }

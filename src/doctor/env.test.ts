@@ -4,7 +4,8 @@ import type { Answers } from '../answers.js';
 import { addEnvVariables } from '../edits/env-module.js';
 import { authEnvVars } from '../env-vars.js';
 import { envSources } from './check.js';
-import { declaredEnvChecks, declaredVariables, missingEnvChecks, readEnvKeys } from './env.js';
+import { declaredVariables } from '../edits/env-module.js';
+import { declaredEnvChecks, missingEnvChecks, readEnvKeys } from './env.js';
 
 const answers = (providers: string[]): Answers => ({ providers, strategy: 'jwt', adapter: 'sqlite', protect: ['/account'] });
 const github = answers(['credentials', 'github']);

@@ -1,6 +1,6 @@
-import type { Node } from '@babel/types';
 import type { Answers } from '../answers.js';
-import { parseModule } from '../edits/ast.js';
+import { parseModule, walk } from '../edits/ast.js';
+import { declaredVariables } from '../edits/env-module.js';
 import { authEnvVars } from '../env-vars.js';
 import { findProvider } from '../providers/index.js';
 import { lookupEnv, type Check, type EnvSources } from './check.js';
@@ -105,57 +105,11 @@ export function readEnvKeys(source: string): string[] | undefined {
 		}
 	}
 	if (objects.size > 0) {
-		visit(ast.program, (node) => {
+		walk(ast.program, (node) => {
 			if (node.type !== 'MemberExpression' || node.object.type !== 'Identifier' || !objects.has(node.object.name)) return;
 			if (!node.computed && node.property.type === 'Identifier') keys.add(node.property.name);
 			else if (node.computed && node.property.type === 'StringLiteral') keys.add(node.property.value);
 		});
 	}
 	return [...keys];
-}
-
-/**
- * The keys of `export const variables = defineEnvVars({ … })` (or a plain object literal,
- * maybe with `satisfies`/`as`).
- *
- * @returns undefined when the source does not parse, has no such export, or its object has a
- *   spread or computed key (its keys cannot be known without running it)
- */
-export function declaredVariables(source: string): Set<string> | undefined {
-	const ast = parseModule(source);
-	if (!ast) return undefined;
-	for (const node of ast.program.body) {
-		if (node.type !== 'ExportNamedDeclaration' || node.declaration?.type !== 'VariableDeclaration') continue;
-		for (const declarator of node.declaration.declarations) {
-			if (declarator.id.type !== 'Identifier' || declarator.id.name !== 'variables' || !declarator.init) continue;
-			let init: Node = declarator.init;
-			while (init.type === 'TSSatisfiesExpression' || init.type === 'TSAsExpression') init = init.expression;
-			if (init.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'defineEnvVars') {
-				init = init.arguments[0] ?? init;
-			}
-			if (init.type !== 'ObjectExpression') return undefined;
-			const keys = new Set<string>();
-			for (const property of init.properties) {
-				if (property.type === 'SpreadElement' || property.computed) return undefined;
-				if (property.key.type === 'Identifier') keys.add(property.key.name);
-				else if (property.key.type === 'StringLiteral') keys.add(property.key.value);
-				else return undefined;
-			}
-			return keys;
-		}
-	}
-	return undefined;
-}
-
-function visit(node: unknown, enter: (node: Node) => void): void {
-	if (!node || typeof node !== 'object') return;
-	if (Array.isArray(node)) {
-		for (const child of node) visit(child, enter);
-		return;
-	}
-	if (typeof (node as Node).type !== 'string') return;
-	enter(node as Node);
-	for (const [key, value] of Object.entries(node)) {
-		if (key !== 'loc' && key !== 'leadingComments' && key !== 'trailingComments' && key !== 'innerComments') visit(value, enter);
-	}
 }

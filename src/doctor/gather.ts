@@ -2,14 +2,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'dotenv';
 import { loadToolPackage } from '../assets.js';
-import { MANIFEST_PATH, parseManifest, type Manifest } from '../manifest.js';
+import { MANIFEST_PATH, parseManifest } from '../manifest.js';
 import { detectProject } from '../project.js';
 import { probeAdapter } from './adapter.js';
 import type { DoctorInput } from './check.js';
 
 /**
  * Reads everything doctor's checks look at, once: the project (as `detectProject` does), the
- * manifest, `.env` and `.env.local`, `src/auth.js`, the manifest's conflict files, and what the
+ * manifest, `.env` and `.env.local`, the manifest's conflict files, and what the
  * adapter needs on this machine.
  *
  * @param root the app's folder
@@ -20,8 +20,8 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 	const project = await detectProject(root);
 	const read = (file: string) => readFile(path.join(project.root, file), 'utf8').catch(() => undefined);
 	const manifestText = project.files[MANIFEST_PATH];
-	const manifest = completeManifest(parseManifest(manifestText));
-	const files: Record<string, string | undefined> = { ...project.files, 'src/auth.js': await read('src/auth.js') };
+	const manifest = parseManifest(manifestText);
+	const files: Record<string, string | undefined> = { ...project.files };
 	for (const file of manifest?.conflicts ?? []) files[file] ??= await read(file);
 
 	const packageJson = JSON.parse(project.packageJson) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
@@ -41,10 +41,4 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 		env,
 		adapter: manifest ? await probeAdapter(project.root, manifest.answers.adapter, env) : undefined
 	};
-}
-
-/** The manifest when it holds what the checks read (answers with providers), with `pending` defaulted. */
-function completeManifest(manifest: Manifest | undefined): Manifest | undefined {
-	if (!manifest || !manifest.answers || !Array.isArray(manifest.answers.providers)) return undefined;
-	return { ...manifest, pending: Array.isArray(manifest.pending) ? manifest.pending : [] };
 }

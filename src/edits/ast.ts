@@ -157,3 +157,17 @@ export function insertImports(edit: MagicString, ast: File, source: string, line
 	}
 	edit.appendLeft(at, `${imports}\n\n`);
 }
+
+/**
+ * Calls `visit` on `node` and every AST node below it, depth first (positions and comments are
+ * not nodes and are skipped).
+ */
+export function walk(node: Node, visit: (node: Node) => void): void {
+	visit(node);
+	for (const [key, value] of Object.entries(node)) {
+		if (key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'loc') continue;
+		for (const child of Array.isArray(value) ? value : [value]) {
+			if (child && typeof child === 'object' && typeof (child as Node).type === 'string') walk(child as Node, visit);
+		}
+	}
+}

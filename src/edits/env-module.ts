@@ -23,13 +23,7 @@ export function addEnvVariables(source: string, variables: readonly AuthEnvVar[]
 	const object = ast && findVariablesObject(ast.program.body);
 	if (!object) return { content: source, pending: manual };
 
-	const declared = new Set(
-		object.properties.flatMap((p) =>
-			p.type === 'ObjectProperty' && !p.computed
-				? [p.key.type === 'Identifier' ? p.key.name : p.key.type === 'StringLiteral' ? p.key.value : '']
-				: []
-		)
-	);
+	const declared = keysOf(object) ?? new Set<string>();
 	const missing = variables.filter((variable) => !declared.has(variable.key));
 	if (missing.length === 0) return { content: source };
 
@@ -53,6 +47,31 @@ function entry(variable: AuthEnvVar, indent: string, step: string): string {
 		`${inner}schema: (value) => value`,
 		`${indent}}`
 	].join('\n');
+}
+
+/**
+ * The keys of `export const variables = defineEnvVars({ … })` in an env module (or of a plain
+ * object literal, maybe with `satisfies`/`as`).
+ *
+ * @returns undefined when the source does not parse, has no such export, or its object has a
+ *   spread or computed key (its keys cannot be known without running it)
+ */
+export function declaredVariables(source: string): Set<string> | undefined {
+	const ast = parseModule(source);
+	const object = ast && findVariablesObject(ast.program.body);
+	return object ? keysOf(object) : undefined;
+}
+
+/** An object literal's static keys; undefined when it has a spread or a computed key. */
+function keysOf(object: ObjectExpression): Set<string> | undefined {
+	const keys = new Set<string>();
+	for (const property of object.properties) {
+		if (property.type === 'SpreadElement' || property.computed) return undefined;
+		if (property.key.type === 'Identifier') keys.add(property.key.name);
+		else if (property.key.type === 'StringLiteral') keys.add(property.key.value);
+		else return undefined;
+	}
+	return keys;
 }
 
 /** `export const variables = defineEnvVars({ … })` (or a plain object, maybe `satisfies …`). */

@@ -1,6 +1,6 @@
 import MagicString from 'magic-string';
 import type { Node } from '@babel/types';
-import { parseModule } from './ast.js';
+import { parseModule, walk } from './ast.js';
 
 /** The outcome of {@link applyModuleDelta}. */
 export interface ModuleDelta {
@@ -320,15 +320,4 @@ function describe(statement: Node): string {
 		return `the \`${node.key.name}\` option`;
 	}
 	return `\`${node.type}\``;
-}
-
-/** Calls `visit` on every AST node below `node` (positions, comments and types skipped). */
-function walk(node: Node, visit: (node: Node) => void): void {
-	visit(node);
-	for (const [key, value] of Object.entries(node)) {
-		if (key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'loc') continue;
-		for (const child of Array.isArray(value) ? value : [value]) {
-			if (child && typeof child === 'object' && typeof (child as Node).type === 'string') walk(child as Node, visit);
-		}
-	}
 }
