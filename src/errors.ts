@@ -17,7 +17,12 @@ export type CliErrorCode =
 	| 'E_PROVIDER_NOT_SET_UP'
 	| 'E_UNRESOLVED_CONFLICTS'
 	| 'E_UNKNOWN_FILE'
-	| 'E_ROTATION_UNSUPPORTED';
+	| 'E_ROTATION_UNSUPPORTED'
+	| 'E_NOTHING_TO_MIGRATE'
+	| 'E_DATABASE_URL_MISSING'
+	| 'E_DRIVER_MISSING'
+	| 'E_DATABASE_UNREACHABLE'
+	| 'E_MIGRATION_FAILED';
 
 /**
  * A failure caused by the user's input or project, as opposed to a bug. The top-level handler

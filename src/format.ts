@@ -2,8 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolve as resolveImport } from 'import-meta-resolve';
+import { pathToFileURL } from 'node:url';
+import { resolveFromApp } from './app-modules.js';
 import type * as Prettier from 'prettier';
 
 /**
@@ -108,23 +108,6 @@ function resolvePluginName(root: string, name: string): string {
 interface InstalledPackage {
 	dir: string;
 	manifest: { version?: string };
-}
-
-/**
- * The file an `import(specifier)` in a module at `root` loads, by Node's ESM resolution
- * (`exports` under the `node`/`import` conditions, else `main`; `import-meta-resolve`): what
- * Prettier does for plugins, where `require.resolve` would pick CommonJS entries and miss
- * packages that only export `import`.
- *
- * @returns an absolute path, or undefined when the package is not installed or does not export
- *   the subpath
- */
-function resolveFromApp(root: string, specifier: string): string | undefined {
-	try {
-		return fileURLToPath(resolveImport(specifier, pathToFileURL(path.join(root, 'package.json')).href));
-	} catch {
-		return undefined;
-	}
 }
 
 /** The package `name` as `root` sees it: in the nearest `node_modules` folder that has it. */

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { User } from '../../auth/types.js';
-import type { AdapterAccount, AdapterUser } from './adapters/types.js';
+import type { Adapter, AdapterAccount, AdapterUser } from './adapters/types.js';
 import type { Account, ResolvedConfig } from './config.js';
 import { OAuthAccountNotLinked } from './errors.js';
 import { need } from './session.js';
@@ -16,7 +16,8 @@ const toUser = (user: AdapterUser): User => ({ id: user.id, name: user.name ?? n
  *    `allowDangerousEmailAccountLinking`, else {@link OAuthAccountNotLinked} (a profile without
  *    email, such as the social provider's over OAuth 2, skips this step);
  * 4. otherwise a new user (`emailVerified` null; `email` null when the profile has none) and
- *    the account linked to it.
+ *    the account linked to it. Concurrent first sign-ins of one account make one user, on one
+ *    server and across servers (see {@link firstSignIn}).
  * @throws {OAuthAccountNotLinked} case 3 without the opt-in.
  * @throws {MissingAdapter} the adapter lacks a method this needs (the message names it).
  * @see spec/interface.md "Authentication" rule 9, "States and transitions" rule 4
@@ -41,6 +42,45 @@ export async function userForAccount(
 		const current = await need(config, 'getUser')(options.currentUserId);
 		return current ? toUser(current) : profileUser;
 	}
+	// A first sign-in. Concurrent ones for the same account (a double click, two tabs) share the
+	// first one's work, so this server makes one user of them.
+	const key = JSON.stringify([provider, providerAccountId]);
+	let flights = firstSignIns.get(config.adapter);
+	if (!flights) firstSignIns.set(config.adapter, (flights = new Map()));
+	let flight = flights.get(key);
+	if (!flight) {
+		const done = flights;
+		flight = firstSignIn(config, profileUser, account, link, options).finally(() => done.delete(key));
+		flights.set(key, flight);
+	}
+	return flight;
+}
+
+/** First sign-ins in flight, per adapter, by account. */
+const firstSignIns = new WeakMap<Adapter, Map<string, Promise<User>>>();
+
+/**
+ * Steps 3 and 4 of {@link userForAccount}. Another server of the app may be signing the same
+ * account in at the same moment: the database's unique keys then refuse the loser's user or
+ * link, and the loser signs in as the winner's user, deleting the user it made.
+ */
+async function firstSignIn(
+	config: ResolvedConfig,
+	profileUser: User,
+	account: Account,
+	link: (userId: string) => Promise<void>,
+	options: { allowDangerousEmailAccountLinking?: boolean }
+): Promise<User> {
+	const { provider, providerAccountId } = account;
+	const linked = () => need(config, 'getUserByAccount')({ provider, providerAccountId });
+	const winner = async (error: unknown) => {
+		const user = await linked();
+		if (!user) throw error;
+		return toUser(user);
+	};
+	// A flight that ended between the caller's lookup and this one has linked the account.
+	const linkedMeanwhile = await linked();
+	if (linkedMeanwhile) return toUser(linkedMeanwhile);
 	const email = profileUser.email?.toLowerCase();
 	const sameEmail = email ? await need(config, 'getUserByEmail')(email) : null;
 	if (sameEmail) {
@@ -50,13 +90,24 @@ export async function userForAccount(
 		await link(sameEmail.id);
 		return toUser(sameEmail);
 	}
-	const created = await need(config, 'createUser')({
-		id: crypto.randomUUID(),
-		email: email ?? null,
-		emailVerified: null,
-		name: profileUser.name ?? null,
-		image: profileUser.image ?? null
-	});
-	await link(created.id);
+	let created: AdapterUser;
+	try {
+		created = await need(config, 'createUser')({
+			id: crypto.randomUUID(),
+			email: email ?? null,
+			emailVerified: null,
+			name: profileUser.name ?? null,
+			image: profileUser.image ?? null
+		});
+	} catch (error) {
+		return winner(error);
+	}
+	try {
+		await link(created.id);
+	} catch (error) {
+		const user = await winner(error);
+		await config.adapter?.deleteUser?.(created.id);
+		return user;
+	}
 	return toUser(created);
 }

@@ -5,6 +5,7 @@
  */
 export type ErrorType =
 	| 'AccessDenied'
+	| 'AdapterError'
 	| 'CallbackRouteError'
 	| 'CredentialsSignin'
 	| 'InvalidCheck'
@@ -69,7 +70,19 @@ export class MissingSecret extends AuthError {
 	static override readonly type = 'MissingSecret';
 }
 
-/** The `database` session strategy was chosen without an `adapter`. */
+/**
+ * An adapter method failed (the database is down, a query was refused): the operation fails.
+ * Reading a database session answers 503 and keeps the cookie; sign-in ends on the sign-in page
+ * with `?error=AdapterError`.
+ */
+export class AdapterError extends AuthError {
+	static override readonly type = 'AdapterError';
+}
+
+/**
+ * The `database` session strategy was chosen without an `adapter`, or a flow needs an adapter
+ * method the adapter lacks (the message names it): a configuration error.
+ */
 export class MissingAdapter extends AuthError {
 	static override readonly type = 'MissingAdapter';
 }

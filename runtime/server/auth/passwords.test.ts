@@ -64,7 +64,7 @@ describe('registerWithPassword', () => {
 		const adapter = freshAdapter();
 		const result = await registerWithPassword(adapter, input);
 		expect(result).toMatchObject({ ok: false, code, message: expect.any(String) });
-		expect(adapter.getUserByEmail('a@example.com')).toBeNull();
+		expect(await adapter.getUserByEmail('a@example.com')).toBeNull();
 	});
 
 	it('refuses an email that is already registered, whatever its case', async () => {
@@ -80,7 +80,7 @@ describe('registerWithPassword', () => {
 		const adapter = freshAdapter();
 		const failing = { ...adapter, linkAccount: () => Promise.reject(new Error('disk full')) };
 		await expect(registerWithPassword(failing, { email: 'a@example.com', password: 'long enough' })).rejects.toThrow('disk full');
-		expect(adapter.getUserByEmail('a@example.com')).toBeNull();
+		expect(await adapter.getUserByEmail('a@example.com')).toBeNull();
 	});
 });
 

@@ -1,10 +1,11 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { Cookies } from '@sveltejs/kit';
+import { error, type Cookies } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
+import { randomBytes } from 'node:crypto';
 import type { Adapter } from './adapters/types.js';
 import type { Account, JWT, ResolvedConfig } from './config.js';
 import { deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
-import { CallbackRouteError, JWTSessionError, MissingAdapter } from './errors.js';
+import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from './errors.js';
 import { decodeToken, encodeToken } from './jwt.js';
 import type { Profile } from './providers/types.js';
 
@@ -37,23 +38,43 @@ export function deleteSessionCookie(context: SessionContext, config: ResolvedCon
 	return value;
 }
 
+type AdapterMethod<K extends keyof Adapter> = NonNullable<Adapter[K]>;
+
 /**
- * An adapter method the flow needs, bound to the adapter.
+ * An adapter method the flow needs, bound to the adapter. Its failures, a rejected promise or a
+ * synchronous throw from an adapter that breaks the contract, reject with {@link AdapterError}
+ * naming the method, the adapter's error as `cause.err`.
  * @throws {MissingAdapter} no adapter, or it lacks `method` (the message names it).
  */
-export function need<K extends keyof Adapter>(config: ResolvedConfig, method: K): NonNullable<Adapter[K]> {
-	const fn = config.adapter?.[method];
+export function need<K extends keyof Adapter>(
+	config: ResolvedConfig,
+	method: K
+): (...args: Parameters<AdapterMethod<K>>) => Promise<Awaited<ReturnType<AdapterMethod<K>>>> {
+	const adapter = config.adapter;
+	const fn = adapter?.[method] as ((...args: unknown[]) => unknown) | undefined;
 	if (!fn) throw new MissingAdapter(`The adapter has no ${method}() method.`);
-	return fn.bind(config.adapter) as NonNullable<Adapter[K]>;
+	return async (...args) => {
+		try {
+			return (await fn.apply(adapter, args)) as Awaited<ReturnType<AdapterMethod<K>>>;
+		} catch (err) {
+			throw new AdapterError(`The adapter's ${method}() failed: ${(err as Error)?.message ?? err}`, { err: err as Error });
+		}
+	};
 }
 
 const toSessionUser = (token: JWT): User => ({ id: token.sub, name: token.name, email: token.email, image: token.picture });
+
+/** What a visitor reads while the session store is unreachable (the cause goes to the log). */
+export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please try again shortly.';
 
 /**
  * Reads the session for `locals.auth()`. Returns null for no cookie and for a bad one
  * (malformed, tampered, expired, unknown secret, unknown database session), deleting the bad
  * cookie. Re-issues the cookie only when due: issued over `updateAge` ago, or a `jwt`
  * callback returned a new object. Errors thrown by callbacks are logged; the result is null.
+ * @throws SvelteKit's `error(503)` when the adapter fails while reading a database session (the
+ *   store is down): logged as {@link AdapterError}; the cookie is kept, so the session is back
+ *   once the store is.
  * @see spec/interface.md "States and transitions" rules 1-2
  */
 export async function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
@@ -65,6 +86,10 @@ export async function readSession(context: SessionContext, config: ResolvedConfi
 		if (!session) deleteSessionCookie(context, config);
 		return session;
 	} catch (err) {
+		if (err instanceof AdapterError) {
+			config.logger.error(err);
+			error(503, STORE_UNAVAILABLE);
+		}
 		config.logger.error(new JWTSessionError('Reading the session failed.', { err: err as Error }));
 		return null;
 	}
@@ -124,7 +149,7 @@ export async function startSession(
 ): Promise<boolean> {
 	if (config.strategy === 'database') {
 		if (!user.id) throw new CallbackRouteError('The database strategy needs authorize() to return a user id.');
-		const sessionToken = crypto.randomUUID();
+		const sessionToken = randomSessionToken();
 		const expires = new Date(Date.now() + config.maxAge * 1000);
 		await need(config, 'createSession')({ sessionToken, userId: user.id, expires });
 		setCookie(context, config, sessionToken, config.maxAge);
@@ -138,6 +163,11 @@ export async function startSession(
 	const now = epochSeconds();
 	setCookie(context, config, await encodeToken(token, config.secrets[0]!, config.maxAge, now), config.maxAge);
 	return true;
+}
+
+/** A database session's token: 32 bytes from the CSPRNG (256 bits), base64url. */
+function randomSessionToken(): string {
+	return randomBytes(32).toString('base64url');
 }
 
 /** Ends the session: deletes the cookie and, with the database strategy, the session row. */

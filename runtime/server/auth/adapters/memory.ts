@@ -1,0 +1,147 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type {
+	Adapter,
+	AdapterAccount,
+	AdapterAuthenticator,
+	AdapterSession,
+	AdapterUser,
+	VerificationToken
+} from './types.js';
+
+/** A copy, so that callers never hold the stored record (Dates copied too). */
+const copy = <T>(record: T): T => structuredClone(record);
+
+/** A map key made of several strings (an account's provider and id, a token's identifier and value). */
+const key = (...parts: string[]) => JSON.stringify(parts);
+
+/**
+ * An adapter that keeps everything in this process's memory, for tests and demos: every method
+ * of the spec's contract, the same rules as the SQL adapters (unique emails and accounts,
+ * deleting a user deletes its accounts, sessions and authenticators; a verification token is
+ * returned once), and nothing survives a restart. Records are copied in and out.
+ * @see spec/interface.md "Adapter methods"
+ */
+export function MemoryAdapter(): Required<Adapter> {
+	const users = new Map<string, AdapterUser>();
+	const accounts = new Map<string, AdapterAccount>();
+	const sessions = new Map<string, AdapterSession>();
+	const tokens = new Map<string, VerificationToken>();
+	const authenticators = new Map<string, AdapterAuthenticator>();
+
+	const userWithEmail = (email: string | null) => [...users.values()].find((user) => email !== null && user.email === email);
+	const removeWhere = <T>(map: Map<string, T>, drop: (value: T) => boolean) => {
+		for (const [id, value] of map) if (drop(value)) map.delete(id);
+	};
+	const getAuthenticator = async (credentialID: string) => {
+		const found = authenticators.get(credentialID);
+		return found ? copy(found) : null;
+	};
+
+	return {
+		async createUser(user) {
+			if (users.has(user.id)) throw new Error(`createUser: a user with id ${user.id} exists`);
+			if (userWithEmail(user.email ?? null)) throw new Error(`createUser: a user with email ${user.email} exists`);
+			users.set(user.id, copy({ ...user, name: user.name ?? null, image: user.image ?? null }));
+			return copy(users.get(user.id)!);
+		},
+		async getUser(id) {
+			const user = users.get(id);
+			return user ? copy(user) : null;
+		},
+		async getUserByEmail(email) {
+			const user = userWithEmail(email);
+			return user ? copy(user) : null;
+		},
+		async getUserByAccount({ provider, providerAccountId }) {
+			const account = accounts.get(key(provider, providerAccountId));
+			const user = account && users.get(account.userId);
+			return user ? copy(user) : null;
+		},
+		async updateUser(user) {
+			const current = users.get(user.id);
+			if (!current) throw new Error(`updateUser: no user with id ${user.id}`);
+			const other = user.email !== undefined ? userWithEmail(user.email) : undefined;
+			if (other && other.id !== user.id) throw new Error(`updateUser: a user with email ${user.email} exists`);
+			const defined = Object.fromEntries(Object.entries(user).filter(([, value]) => value !== undefined));
+			users.set(user.id, copy({ ...current, ...defined }));
+			return copy(users.get(user.id)!);
+		},
+		async deleteUser(userId) {
+			const user = users.get(userId);
+			if (!user) return null;
+			users.delete(userId);
+			removeWhere(accounts, (account) => account.userId === userId);
+			removeWhere(sessions, (session) => session.userId === userId);
+			removeWhere(authenticators, (authenticator) => authenticator.userId === userId);
+			return user;
+		},
+		async linkAccount(account) {
+			const accountKey = key(account.provider, account.providerAccountId);
+			if (accounts.has(accountKey)) throw new Error(`linkAccount: ${account.provider} account ${account.providerAccountId} is linked already`);
+			if (!users.has(account.userId)) throw new Error(`linkAccount: no user with id ${account.userId}`);
+			accounts.set(accountKey, copy(account));
+			return copy(account);
+		},
+		async unlinkAccount({ provider, providerAccountId }) {
+			const accountKey = key(provider, providerAccountId);
+			const account = accounts.get(accountKey);
+			accounts.delete(accountKey);
+			return account;
+		},
+		async getAccount(providerAccountId, provider) {
+			const account = accounts.get(key(provider, providerAccountId));
+			return account ? copy(account) : null;
+		},
+		async createSession(session) {
+			if (sessions.has(session.sessionToken)) throw new Error('createSession: the session token exists');
+			if (!users.has(session.userId)) throw new Error(`createSession: no user with id ${session.userId}`);
+			const stored = { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
+			sessions.set(session.sessionToken, copy(stored));
+			return copy(stored);
+		},
+		async getSessionAndUser(sessionToken) {
+			const session = sessions.get(sessionToken);
+			const user = session && users.get(session.userId);
+			return session && user ? { session: copy(session), user: copy(user) } : null;
+		},
+		async updateSession(session) {
+			const current = sessions.get(session.sessionToken);
+			if (!current) return null;
+			const defined = Object.fromEntries(Object.entries(session).filter(([, value]) => value !== undefined));
+			sessions.set(session.sessionToken, copy({ ...current, ...defined }));
+			return copy(sessions.get(session.sessionToken)!);
+		},
+		async deleteSession(sessionToken) {
+			const session = sessions.get(sessionToken);
+			sessions.delete(sessionToken);
+			return session ?? null;
+		},
+		async createVerificationToken(token) {
+			const stored = { identifier: token.identifier, token: token.token, expires: token.expires };
+			tokens.set(key(token.identifier, token.token), copy(stored));
+			return copy(stored);
+		},
+		async useVerificationToken({ identifier, token }) {
+			const tokenKey = key(identifier, token);
+			const found = tokens.get(tokenKey);
+			tokens.delete(tokenKey);
+			return found && found.expires.getTime() > Date.now() ? found : null;
+		},
+		async createAuthenticator(authenticator) {
+			if (authenticators.has(authenticator.credentialID)) throw new Error('createAuthenticator: the credential id exists');
+			if (!users.has(authenticator.userId)) throw new Error(`createAuthenticator: no user with id ${authenticator.userId}`);
+			authenticators.set(authenticator.credentialID, copy({ ...authenticator, transports: authenticator.transports ?? null }));
+			return (await getAuthenticator(authenticator.credentialID))!;
+		},
+		getAuthenticator,
+		async listAuthenticatorsByUserId(userId) {
+			return [...authenticators.values()].filter((authenticator) => authenticator.userId === userId).map(copy);
+		},
+		async updateAuthenticatorCounter(credentialID, newCounter) {
+			const authenticator = authenticators.get(credentialID);
+			if (!authenticator) throw new Error(`updateAuthenticatorCounter: no authenticator ${credentialID}`);
+			authenticator.counter = newCounter;
+			return copy(authenticator);
+		}
+	};
+}
