@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
@@ -79,4 +80,39 @@ async function migrateScratch(url: string, dialect: SqlDialectId): Promise<void>
 	} finally {
 		await connection.close();
 	}
+}
+
+/**
+ * A TCP proxy on 127.0.0.1 to a local port, which a test can stop (every connection cut, new
+ * ones refused, as when a database server goes down) and start again on the same port.
+ */
+export async function tcpProxy(targetPort: number) {
+	const sockets = new Set<net.Socket>();
+	let server: net.Server | undefined;
+	let port = 0;
+	const proxy = {
+		get port() {
+			return port;
+		},
+		async start() {
+			server = net.createServer((client) => {
+				const upstream = net.connect(targetPort, '127.0.0.1');
+				for (const socket of [client, upstream]) {
+					sockets.add(socket);
+					socket.on('close', () => sockets.delete(socket));
+					socket.on('error', () => undefined);
+				}
+				client.pipe(upstream).pipe(client);
+			});
+			await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+			port = (server.address() as net.AddressInfo).port;
+		},
+		async stop() {
+			for (const socket of sockets) socket.destroy();
+			await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+			server = undefined;
+		}
+	};
+	await proxy.start();
+	return proxy;
 }

@@ -1,9 +1,10 @@
-import type { Cookies, RequestEvent } from '@sveltejs/kit';
+import { isHttpError, type Cookies, type RequestEvent } from '@sveltejs/kit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { redirectOf } from '../../test/event.js';
-import type { Adapter, AdapterSession } from './adapters/types.js';
+import { MemoryAdapter } from './adapters/memory.js';
+import type { Adapter } from './adapters/types.js';
 import type { JWT, SvelteKitAuthConfig } from './config.js';
-import { CredentialsSignin, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
+import { AdapterError, CredentialsSignin, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import { encodeToken } from './jwt.js';
 import { SvelteKitAuth } from './kit.js';
 import Credentials from './providers/credentials.js';
@@ -293,51 +294,116 @@ describe('signOut action', () => {
 });
 
 describe('database strategy', () => {
-	function memoryAdapter() {
-		const sessions = new Map<string, { sessionToken: string; userId: string; expires: Date }>();
-		const adapter = {
-			createSession: vi.fn((s: AdapterSession) => (sessions.set(s.sessionToken, s), s)),
-			getSessionAndUser: vi.fn((t: string) => (sessions.has(t) ? { session: sessions.get(t)!, user: { ...alice, emailVerified: null } } : null)),
-			updateSession: vi.fn((s) => (sessions.set(s.sessionToken, { ...sessions.get(s.sessionToken)!, ...s }), null)),
-			deleteSession: vi.fn((t: string) => void sessions.delete(t))
-		} satisfies Adapter;
-		return { adapter, sessions };
+	/** The memory adapter with alice in it, and a switch that makes every call fail, as a store that is down. */
+	async function store() {
+		const memory = MemoryAdapter();
+		await memory.createUser({ ...alice, emailVerified: null });
+		let down = false;
+		const adapter = Object.fromEntries(
+			Object.entries(memory).map(([name, method]) => [
+				name,
+				vi.fn(async (...args: unknown[]) => {
+					if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+					return (method as (...a: unknown[]) => unknown)(...args);
+				})
+			])
+		) as unknown as Required<Adapter> & Record<string, ReturnType<typeof vi.fn>>;
+		return { adapter, setDown: (value: boolean) => (down = value) };
 	}
-
-	it('stores a session row, reads it, extends it once per updateAge, and deletes it at sign-out', async () => {
-		const { adapter, sessions } = memoryAdapter();
-		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
+	const signInWith = async (auth: ReturnType<typeof SvelteKitAuth>) => {
 		const { event, jar } = fakeEvent('http://localhost/signin', {}, { password: 'right' });
-		await redirectOf(() => auth.signIn(event));
-		const token = jar['auth.session-token']!;
-		expect(sessions.get(token)).toMatchObject({ userId: 'u1', expires: new Date(T0 + 30 * DAY * 1000) });
+		return { location: (await redirectOf(() => auth.signIn(event))).location, jar };
+	};
+	const readWith = async (auth: ReturnType<typeof SvelteKitAuth>, jar: Record<string, string>) => {
+		const request = fakeEvent('http://localhost/', { ...jar });
+		await runHandle(auth, request.event);
+		return { session: await request.auth(), writes: request.writes, request };
+	};
 
-		const read = async () => {
-			const request = fakeEvent('http://localhost/', { ...jar });
-			await runHandle(auth, request.event);
-			return { session: await request.auth(), writes: request.writes };
-		};
-		expect(await read()).toEqual({ session: { user: alice, expires: '2025-01-31T00:00:00.000Z' }, writes: [] });
-		vi.setSystemTime(T0 + DAY * 1000);
-		const extended = await read();
-		expect(extended.session).toMatchObject({ expires: '2025-02-01T00:00:00.000Z' });
-		expect(extended.writes).toHaveLength(1);
-		expect(adapter.updateSession).toHaveBeenCalledTimes(1);
+	it('stores a session row under a 256-bit random token, reads it with one query per request, and deletes it at sign-out', async () => {
+		const { adapter } = await store();
+		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
+		const { jar } = await signInWith(auth);
+		const token = jar['auth.session-token']!;
+		expect(token).toMatch(/^[\w-]{43}$/);
+		expect((await adapter.getSessionAndUser(token))?.session).toEqual({ sessionToken: token, userId: 'u1', expires: new Date(T0 + 30 * DAY * 1000) });
+		adapter.getSessionAndUser.mockClear();
+
+		const { session, writes, request } = await readWith(auth, jar);
+		expect({ session, writes }).toEqual({ session: { user: alice, expires: '2025-01-31T00:00:00.000Z' }, writes: [] });
+		await request.auth();
+		expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1);
 
 		const out = fakeEvent('http://localhost/signout', { ...jar }, {});
 		await redirectOf(() => auth.signOut(out.event));
-		expect(sessions.size).toBe(0);
+		expect(await adapter.getSessionAndUser(token)).toBeNull();
+		expect(out.jar['auth.session-token']).toBeUndefined();
 	});
 
-	it('deletes an expired session row and its cookie', async () => {
-		const { adapter, sessions } = memoryAdapter();
-		sessions.set('old', { sessionToken: 'old', userId: 'u1', expires: new Date(T0 - 1) });
+	it('extends a live session by maxAge at most once per updateAge', async () => {
+		const { adapter } = await store();
+		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database', maxAge: 7 * DAY, updateAge: DAY } }));
+		const { jar } = await signInWith(auth);
+		vi.setSystemTime(T0 + DAY * 1000 - 1000);
+		expect((await readWith(auth, jar)).writes).toEqual([]);
+		vi.setSystemTime(T0 + DAY * 1000);
+		const extended = await readWith(auth, jar);
+		expect(extended.session).toMatchObject({ expires: new Date(T0 + 8 * DAY * 1000).toISOString() });
+		expect(extended.writes).toEqual([expect.objectContaining({ name: 'auth.session-token', options: expect.objectContaining({ maxAge: 7 * DAY, httpOnly: true }) })]);
+		vi.setSystemTime(T0 + 2 * DAY * 1000 - 1000);
+		expect((await readWith(auth, jar)).writes).toEqual([]);
+		expect(adapter.updateSession).toHaveBeenCalledTimes(1);
+		vi.setSystemTime(T0 + 2 * DAY * 1000);
+		expect((await readWith(auth, jar)).session).toMatchObject({ expires: new Date(T0 + 9 * DAY * 1000).toISOString() });
+		expect(adapter.updateSession).toHaveBeenCalledTimes(2);
+	});
+
+	it('signs out a session read after its expiry: the row and the cookie are deleted', async () => {
+		const { adapter } = await store();
+		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database', maxAge: DAY } }));
+		const { jar } = await signInWith(auth);
+		const token = jar['auth.session-token']!;
+		vi.setSystemTime(T0 + DAY * 1000 + 1);
+		const { session, writes } = await readWith(auth, jar);
+		expect(session).toBeNull();
+		expect(await adapter.getSessionAndUser(token)).toBeNull();
+		expect(writes).toEqual([expect.objectContaining({ name: 'auth.session-token', value: '' })]);
+	});
+
+	it('answers 503 while the store is down, keeps the cookie, logs the cause, and recovers by itself', async () => {
+		const { adapter, setDown } = await store();
 		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
-		const { event, auth: read, writes } = fakeEvent('http://localhost/', { 'auth.session-token': 'old' });
-		await runHandle(auth, event);
-		expect(await read()).toBeNull();
-		expect(sessions.size).toBe(0);
-		expect(writes).toHaveLength(1);
+		const { jar } = await signInWith(auth);
+		setDown(true);
+		const request = fakeEvent('http://localhost/', { ...jar });
+		await runHandle(auth, request.event);
+		const failure = await request.auth().catch((err: unknown) => err);
+		expect(isHttpError(failure) && failure.status).toBe(503);
+		expect(isHttpError(failure) && failure.body.message).toMatch(/unavailable/);
+		expect(request.writes).toEqual([]);
+		expect(logger.error).toHaveBeenCalledWith(expect.any(AdapterError));
+		expect(logger.error.mock.calls.at(-1)![0].message).toMatch(/getSessionAndUser\(\) failed: connect ECONNREFUSED/);
+		setDown(false);
+		expect((await readWith(auth, jar)).session).toMatchObject({ user: alice });
+	});
+
+	it('ends a sign-in while the store is down on the sign-in page with ?error=AdapterError, setting no cookie', async () => {
+		const { adapter, setDown } = await store();
+		setDown(true);
+		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
+		const { location, jar } = await signInWith(auth);
+		expect(location).toBe('/signin?error=AdapterError');
+		expect(jar).toEqual({});
+	});
+
+	it('fails an operation whose adapter method is missing with MissingAdapter naming it, a configuration error', async () => {
+		const { adapter } = await store();
+		const { createSession: _, ...partial } = adapter;
+		const auth = SvelteKitAuth(config({ adapter: partial, session: { strategy: 'database' } }));
+		const { location } = await signInWith(auth);
+		expect(location).toBe('/signin?error=MissingAdapter');
+		expect(logger.error.mock.calls.at(-1)![0]).toBeInstanceOf(MissingAdapter);
+		expect(logger.error.mock.calls.at(-1)![0].message).toMatch(/createSession\(\)/);
 	});
 });
 
