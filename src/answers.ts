@@ -1,13 +1,15 @@
+import { ADAPTER_IDS, type AdapterId } from './adapters.js';
 import { CliError } from './errors.js';
 import { findProvider, PROVIDERS } from './providers/index.js';
 
-/** Session strategies of the spec; `database` arrives with the database-session issue. */
-export const STRATEGIES = ['jwt'] as const;
-/** Adapter ids; `sqlite` is the embedded default (better-sqlite3, no server needed). */
-export const ADAPTERS = ['sqlite'] as const;
+/**
+ * Session strategies of the spec: `jwt` (an encrypted cookie, the default) or `database` (a
+ * row per session through the adapter, its token in the cookie).
+ */
+export const STRATEGIES = ['jwt', 'database'] as const;
 
 export type Strategy = (typeof STRATEGIES)[number];
-export type AdapterId = (typeof ADAPTERS)[number];
+export type { AdapterId };
 
 /** The user's choices: what the CLI asks, what the manifest records, what the plan renders. */
 export interface Answers {
@@ -59,8 +61,8 @@ export function validateAnswers(answers: Answers): Answers {
 			`Supported: ${STRATEGIES.join(', ')}.`
 		);
 	}
-	if (!(ADAPTERS as readonly string[]).includes(answers.adapter)) {
-		throw new CliError('E_UNKNOWN_ADAPTER', `Unknown adapter "${answers.adapter}".`, `Known adapters: ${ADAPTERS.join(', ')}.`);
+	if (!(ADAPTER_IDS as readonly string[]).includes(answers.adapter)) {
+		throw new CliError('E_UNKNOWN_ADAPTER', `Unknown adapter "${answers.adapter}".`, `Known adapters: ${ADAPTER_IDS.join(', ')}.`);
 	}
 	return { ...answers, protect: answers.protect.map(normalizePrefix) };
 }

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import * as prompts from '@clack/prompts';
-import { ADAPTERS, DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type Strategy } from './answers.js';
+import { ADAPTERS } from './adapters.js';
+import { DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type Strategy } from './answers.js';
 import { CliError } from './errors.js';
 import { PROVIDERS } from './providers/index.js';
 
@@ -11,6 +12,11 @@ export interface GivenAnswers {
 	adapter?: string;
 	protect?: string;
 }
+
+const STRATEGY_HINTS: Record<Strategy, string> = {
+	jwt: 'an encrypted cookie: no database read per request',
+	database: 'a row per session: sign-out ends it everywhere; one query per request'
+};
 
 /** Fills what the flags did not say with defaults, without prompting. */
 export function answersFromFlags(given: GivenAnswers): Answers {
@@ -55,7 +61,7 @@ export async function askMissing(given: GivenAnswers, streams: PromptStreams = {
 					await prompts.select<Strategy>({
 						...streams,
 						message: 'Session strategy?',
-						options: STRATEGIES.map((value) => ({ value, label: value, hint: 'encrypted cookie, no database read per request' })),
+						options: STRATEGIES.map((value) => ({ value, label: value, hint: STRATEGY_HINTS[value] })),
 						initialValue: DEFAULT_ANSWERS.strategy
 					})
 				);
@@ -66,7 +72,7 @@ export async function askMissing(given: GivenAnswers, streams: PromptStreams = {
 					await prompts.select<AdapterId>({
 						...streams,
 						message: 'Where do users and accounts live?',
-						options: ADAPTERS.map((value) => ({ value, label: value, hint: 'embedded, a file next to your app' })),
+						options: ADAPTERS.map(({ id, label, hint }) => ({ value: id, label, hint })),
 						initialValue: DEFAULT_ANSWERS.adapter
 					})
 				);

@@ -1,4 +1,5 @@
 import type { Answers } from './answers.js';
+import { findAdapter } from './adapters.js';
 import { findProvider } from './providers/index.js';
 
 /** An environment variable the generated code reads. */
@@ -21,12 +22,13 @@ export interface AuthEnvVar {
  * they are used, rewrites a SvelteKit 2 `src/auth.ts` into exactly the SvelteKit 3 one.
  *
  * @param authSecret the fresh secret for `.env` (only written when `.env` has no AUTH_SECRET)
+ * @param databaseUrl the adapter's `DATABASE_URL` for `.env` (`--database-url`); default: a
+ *   local server's (only written when `.env` has no DATABASE_URL)
  */
-export function authEnvVars(answers: Answers, authSecret: string): AuthEnvVar[] {
+export function authEnvVars(answers: Answers, authSecret: string, databaseUrl?: string): AuthEnvVar[] {
+	const adapterEnv = findAdapter(answers.adapter)?.env;
 	return [
-		...(answers.adapter === 'sqlite'
-			? [{ key: 'AUTH_SQLITE_FILE', description: 'SQLite file holding users, accounts and sessions.', value: 'auth.sqlite', example: 'auth.sqlite' }]
-			: []),
+		...(adapterEnv ? [{ ...adapterEnv, value: (adapterEnv.key === 'DATABASE_URL' && databaseUrl) || adapterEnv.value }] : []),
 		...answers.providers.flatMap((id) =>
 			(findProvider(id)?.env ?? []).map(({ key, description }) => ({ key, description, value: '', example: '' }))
 		),

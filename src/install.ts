@@ -1,6 +1,13 @@
-import { RUNTIME_BUILDS } from './edits/package-json.js';
+import { ADAPTERS } from './adapters.js';
 import { CliError } from './errors.js';
 import type { PackageManager } from './project.js';
+
+/**
+ * Runtime dependencies whose install script must run: better-sqlite3's builds (or fetches) the
+ * native SQLite addon the SQLite adapter loads. A package manager that skips it leaves an app
+ * that installs but cannot sign anyone in.
+ */
+const RUNTIME_BUILDS = ADAPTERS.flatMap((adapter) => adapter.builds);
 
 /** A package manager's install, as {@link installDependencies} runs it. */
 export interface InstallCommand {
@@ -105,7 +112,7 @@ export async function installDependencies(root: string, manager: PackageManager,
 		);
 	}
 	const skipped = manager === 'pnpm' && !result.isCanceled ? ignoredBuilds(output) : [];
-	const needed = skipped.filter((name) => (RUNTIME_BUILDS as readonly string[]).includes(name));
+	const needed = skipped.filter((name) => RUNTIME_BUILDS.includes(name));
 	if (needed.length > 0) {
 		throw new CliError(
 			'E_INSTALL_FAILED',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ADAPTERS, type Answers } from './answers.js';
+import { findAdapter, isOtherAdaptersFile } from './adapters.js';
+import type { Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
 import { CliError } from './errors.js';
@@ -9,7 +10,7 @@ import { addEnvVariables } from './edits/env-module.js';
 import { addTokenTypes } from './edits/token-types.js';
 import { composeHooks } from './edits/hooks.js';
 import { mergeLayoutLoad } from './edits/layout.js';
-import { addDependencies, addSubpathImports, allowBuildScripts, RUNTIME_BUILDS } from './edits/package-json.js';
+import { addDependencies, addSubpathImports, allowBuildScripts } from './edits/package-json.js';
 import { authEnvVars } from './env-vars.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Formatter } from './format.js';
@@ -28,6 +29,8 @@ export interface PlanInput {
 	runtime: TextFiles;
 	/** A fresh random secret (≥ 32 chars), used only when `.env` has no `AUTH_SECRET` yet. */
 	authSecret: string;
+	/** `DATABASE_URL` for a database adapter's `.env` entry (`--database-url`); default: a local server's. */
+	databaseUrl?: string;
 	/** Generated files the user deleted that this run writes again (`regenerate --restore`). */
 	restore?: readonly string[];
 	/**
@@ -60,11 +63,8 @@ export interface Plan {
 	conflicts: string[];
 }
 
-/** Runtime npm packages, by when they are needed; ranges come from create-auth's package.json. */
-const RUNTIME_PACKAGES = {
-	dependencies: { always: ['jose', 'oauth-1.0a', 'oauth4webapi'], sqlite: ['better-sqlite3'] },
-	devDependencies: { always: [], sqlite: ['@types/better-sqlite3'] }
-} as const;
+/** Runtime npm packages every app needs (the adapter adds its driver); ranges come from create-auth's package.json. */
+const RUNTIME_DEPENDENCIES = ['jose', 'oauth-1.0a', 'oauth4webapi'];
 
 /** What the manifest records of each structural edit: the same whether the file was created or patched. */
 const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
@@ -93,6 +93,7 @@ const TOKEN_TYPES_EDITS = ['Session: idp token fields', 'JWT: idp token fields']
  */
 export async function planInit(input: PlanInput): Promise<Plan> {
 	const { project, answers } = input;
+	const adapter = findAdapter(answers.adapter)!;
 	const manifest = parseManifest(project.files[MANIFEST_PATH]);
 	const unresolved = (manifest?.conflicts ?? []).filter((path) => hasConflictMarkers(project.files[path] ?? ''));
 	if (unresolved.length > 0) {
@@ -104,8 +105,8 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	}
 	const render = createRenderer(input.templates);
 	const contextOf = (given: Answers) =>
-		templateContext(given, project.kit, authEnvVars(given, input.authSecret).map((variable) => variable.key), project.typescript);
-	const envVars = authEnvVars(answers, input.authSecret);
+		templateContext(given, project.kit, authEnvVars(given, input.authSecret, input.databaseUrl).map((variable) => variable.key), project.typescript);
+	const envVars = authEnvVars(answers, input.authSecret, input.databaseUrl);
 	const context = contextOf(answers);
 	// The rendering of the answers the app was last written with, when they changed.
 	const previous = manifest && !sameAnswers(manifest.answers, answers) ? contextOf(manifest.answers) : undefined;
@@ -151,11 +152,10 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	const created = (path: string, template: string) => formatted(path, render(template, contextFor(path)));
 	const pending = (step: string | undefined) => step && plan.pending.push(step);
 
-	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's module, so
-	// the app never imports a driver it lacks.
-	const otherAdapters = ADAPTERS.filter((id) => id !== answers.adapter);
+	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's modules and
+	// migrations, so the app never imports a driver it lacks.
 	for (const [file, content] of Object.entries(input.runtime).sort(([a], [b]) => a.localeCompare(b))) {
-		if (otherAdapters.some((id) => file === `server/auth/adapters/${id}.ts`)) continue;
+		if (isOtherAdaptersFile(file, adapter)) continue;
 		await own(`${project.libDir}/${file}`, 'managed', content);
 	}
 
@@ -245,9 +245,8 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		patch(envModule, result.content, result.pending ? [] : envVars.map((variable) => `variables.${variable.key}`));
 	}
 	const gitignore = project.files['.gitignore'];
-	if (gitignore !== undefined && answers.adapter === 'sqlite') {
-		const lines = ['/auth.sqlite*'];
-		patch('.gitignore', addMissingLines(gitignore, lines, 'create-auth: local auth database'), lines);
+	if (gitignore !== undefined && adapter.ignore.length > 0) {
+		patch('.gitignore', addMissingLines(gitignore, adapter.ignore, 'create-auth: local auth database'), adapter.ignore);
 	}
 
 	// Dependencies of the vendored runtime, at the ranges create-auth was tested with.
@@ -255,8 +254,8 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		Object.fromEntries(names.map((name) => [name, input.tool.devDependencies[name] ?? 'latest']));
 	let packageJson = addDependencies(
 		project.packageJson,
-		pick([...RUNTIME_PACKAGES.dependencies.always, ...(answers.adapter === 'sqlite' ? RUNTIME_PACKAGES.dependencies.sqlite : [])]),
-		pick([...RUNTIME_PACKAGES.devDependencies.always, ...(answers.adapter === 'sqlite' ? RUNTIME_PACKAGES.devDependencies.sqlite : [])])
+		pick([...RUNTIME_DEPENDENCIES, ...adapter.dependencies]),
+		pick(adapter.devDependencies)
 	);
 	// SvelteKit 3 has no $lib alias: the code above imports #lib/…, which package.json must map.
 	if (project.kit.libImports) packageJson = addSubpathImports(packageJson, { '#lib/*': `./${project.libDir}/*` });
@@ -266,12 +265,12 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		project.packageManager,
 		packageJson,
 		project.files['pnpm-workspace.yaml'],
-		answers.adapter === 'sqlite' ? RUNTIME_BUILDS : []
+		adapter.builds
 	);
 	packageJson = builds.packageJson;
 	for (const step of builds.pending) pending(step);
 	if (builds.workspace !== undefined) {
-		patch('pnpm-workspace.yaml', builds.workspace, builds.pending.length > 0 ? [] : RUNTIME_BUILDS.map((name) => `build allowed: ${name}`));
+		patch('pnpm-workspace.yaml', builds.workspace, builds.pending.length > 0 ? [] : adapter.builds.map((name) => `build allowed: ${name}`));
 	}
 	if (packageJson !== project.packageJson) {
 		plan.operations.push({ path: 'package.json', strategy: 'tool', content: packageJson, previous: project.packageJson });

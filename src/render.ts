@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars';
+import { findAdapter } from './adapters.js';
 import type { Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import type { KitShape } from './kit.js';
@@ -21,7 +22,8 @@ export interface TemplateContext {
 	imports: ProviderImport[];
 	/** Some provider signs in through a redirect (OAuth 2 / OpenID Connect). */
 	oauth: boolean;
-	adapters: Record<string, true>;
+	/** The adapter's factory (`SQLiteAdapter`), its lib module, and its declaration's partial. */
+	adapter: { factory: string; module: string; partial: string };
 	strategy: Answers['strategy'];
 	protect: string[];
 	kit: {
@@ -54,7 +56,11 @@ export function templateContext(answers: Answers, kit: KitShape, names: readonly
 		providerList: scaffolds.map(({ id }) => ({ id, partial: `providers/${id}` })),
 		imports: scaffolds.flatMap((scaffold) => scaffold.imports).sort((a, b) => a.module.localeCompare(b.module)),
 		oauth: scaffolds.some((scaffold) => scaffold.type === 'oauth'),
-		adapters: { [answers.adapter]: true },
+		adapter: {
+			factory: findAdapter(answers.adapter)!.factory,
+			module: `server/auth/adapters/${answers.adapter}`,
+			partial: `adapters/${answers.adapter}`
+		},
 		strategy: answers.strategy,
 		protect: answers.protect,
 		kit: { libImports: kit.libImports, explicitEnv: kit.explicitEnv, hookTypesInHooks: kit.major >= 3 },

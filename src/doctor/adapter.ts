@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { AdapterId } from '../answers.js';
+import { findAdapter, type AdapterId, type AdapterScaffold } from '../adapters.js';
 import { lookupEnv, type Check, type EnvSources } from './check.js';
 
 /**
@@ -20,14 +20,15 @@ export interface AdapterProbe {
 	files(env: EnvSources): Array<{ key: string; path: string }>;
 }
 
-/** Per adapter id: what {@link probeAdapter} looks for. */
-export const ADAPTER_PROBES: Record<AdapterId, AdapterProbe> = {
-	sqlite: {
-		drivers: ['better-sqlite3'],
-		// The generated src/auth.ts falls back to auth.sqlite when AUTH_SQLITE_FILE is unset.
-		files: (env) => [{ key: 'AUTH_SQLITE_FILE', path: lookupEnv(env, 'AUTH_SQLITE_FILE')?.value ?? 'auth.sqlite' }]
-	}
-};
+/** What {@link probeAdapter} looks for: the adapter's dependencies, and the file it writes, if any. */
+export function adapterProbe(adapter: AdapterScaffold): AdapterProbe {
+	const file = adapter.file;
+	return {
+		drivers: adapter.dependencies,
+		// The generated src/auth.ts falls back to the default file when its variable is unset.
+		files: (env) => (file ? [{ key: file.key, path: lookupEnv(env, file.key)?.value ?? file.default }] : [])
+	};
+}
 
 /** A file the adapter writes: whether its folder and the file itself can be written. */
 export interface AdapterFile {
@@ -50,11 +51,12 @@ export interface AdapterFacts {
  * whether the files it writes can be written.
  *
  * @param root the app's root folder (absolute)
- * @returns undefined for an adapter id without a row in {@link ADAPTER_PROBES}
+ * @returns undefined for an unknown adapter id
  */
 export async function probeAdapter(root: string, adapter: AdapterId, env: EnvSources): Promise<AdapterFacts | undefined> {
-	const probe = ADAPTER_PROBES[adapter] as AdapterProbe | undefined;
-	if (!probe) return undefined;
+	const scaffold = findAdapter(adapter);
+	if (!scaffold) return undefined;
+	const probe = adapterProbe(scaffold);
 	const require = createRequire(path.join(root, 'package.json'));
 	const drivers = probe.drivers.map((name) => {
 		try {

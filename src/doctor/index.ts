@@ -25,6 +25,6 @@ export function runChecks(input: DoctorInput): Check[] {
 	];
 }
 
-export { ADAPTER_PROBES, type AdapterFacts, type AdapterProbe } from './adapter.js';
+export type { AdapterFacts, AdapterProbe } from './adapter.js';
 export { lookupEnv, type Check, type CheckStatus, type DoctorInput, type EnvSources } from './check.js';
 export { gatherDoctorInput } from './gather.js';

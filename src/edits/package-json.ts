@@ -47,13 +47,6 @@ export function addSubpathImports(source: string, imports: Record<string, string
 	return serialize(manifest, source);
 }
 
-/**
- * Runtime dependencies whose install script must run: better-sqlite3's builds (or fetches) the
- * native SQLite addon the SQLite adapter loads. A package manager that skips it leaves an app
- * that installs but cannot sign anyone in.
- */
-export const RUNTIME_BUILDS = ['better-sqlite3'] as const;
-
 /** What {@link allowBuildScripts} changes. */
 export interface BuildScriptsEdit {
 	/** package.json's new text (`source` itself when unchanged). */
@@ -81,7 +74,7 @@ export interface BuildScriptsEdit {
  *
  * @param packageJson package.json text (already validated as JSON by project detection)
  * @param workspace `pnpm-workspace.yaml`'s text, or undefined when the app has none
- * @param names package names, e.g. {@link RUNTIME_BUILDS}
+ * @param names package names, e.g. an adapter's `builds` (`better-sqlite3`)
  * @see https://docs.npmjs.com/cli/v12/commands/npm-install-scripts
  * @see https://pnpm.io/settings/build#allowbuilds
  * @see https://bun.sh/docs/pm/lifecycle#trusteddependencies

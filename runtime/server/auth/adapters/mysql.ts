@@ -4,12 +4,12 @@ import { sqlAdapter, type Row } from './sql.js';
 import type { Adapter } from './types.js';
 
 /**
- * A connection URI (`DATABASE_URL`, e.g. `mysql://user:password@host:3306/db`), opened as a
- * pool on the first query; or a pool the app already has. A pool of the app's should be
+ * A connection URI (`DATABASE_URL`, e.g. `mysql://user:password@host:3306/db`; undefined: a
+ * server on localhost), opened as a pool on the first query; or a pool the app already has. A pool of the app's should be
  * created with `timezone: 'Z'`, as ours is, so that dates are read back as they were written
  * whatever the server's zone.
  */
-export type MySQLAdapterOptions = { uri: string; connectionLimit?: number } | { pool: mysql.Pool };
+export type MySQLAdapterOptions = { uri: string | undefined; connectionLimit?: number } | { pool: mysql.Pool };
 
 /** How long a query waits for a connection before failing, in milliseconds. */
 const CONNECT_TIMEOUT_MS = 5_000;

@@ -4,11 +4,11 @@ import { sqlAdapter } from './sql.js';
 import type { Adapter } from './types.js';
 
 /**
- * A connection string (`DATABASE_URL`, e.g. `postgres://user:password@host:5432/db`), opened
- * as a pool on the first query; or a pool the app already has, which the adapter only borrows
- * connections from.
+ * A connection string (`DATABASE_URL`, e.g. `postgres://user:password@host:5432/db`; undefined:
+ * the `PG*` variables and libpq's defaults), opened as a pool on the first query; or a pool the
+ * app already has, which the adapter only borrows connections from.
  */
-export type PostgresAdapterOptions = { connectionString: string; max?: number } | { pool: pg.Pool };
+export type PostgresAdapterOptions = { connectionString: string | undefined; max?: number } | { pool: pg.Pool };
 
 /** How long a query waits for a connection before failing, in milliseconds. */
 const CONNECTION_TIMEOUT_MS = 5_000;
