@@ -20,8 +20,9 @@ export async function main(argv: string[]): Promise<number> {
 		.version((await loadToolPackage()).version)
 		.option('-C, --cwd <path>', 'the SvelteKit app to add auth to (default: the current folder)')
 		.option('--providers <ids>', 'sign-in providers, comma separated (credentials)')
-		.option('--strategy <strategy>', 'session strategy (jwt)')
-		.option('--adapter <id>', 'where users and accounts are stored (sqlite)')
+		.option('--strategy <strategy>', 'session strategy: jwt (an encrypted cookie) or database (default jwt)')
+		.option('--adapter <id>', 'where users and accounts are stored: sqlite, postgres, mysql or memory (default sqlite)')
+		.option('--database-url <url>', "DATABASE_URL for .env with postgres or mysql (default: a local server's)")
 		.option('--protect <prefixes>', 'path prefixes that need a signed-in user, comma separated (default /account)')
 		.option('-y, --yes', 'use defaults for anything not given; never prompt')
 		.option('--no-install', 'write files but do not install dependencies')
@@ -57,6 +58,11 @@ export async function main(argv: string[]): Promise<number> {
 		.option('--json', 'print the report as JSON (for CI)')
 		.action(async (options) => {
 			exitCode = await (await import('./commands/doctor.js')).doctor(options);
+		});
+	withCwd(program.command('migrate'))
+		.description("Create or update the auth tables at DATABASE_URL (PostgreSQL, MySQL); runs each migration once.")
+		.action(async (options) => {
+			exitCode = await (await import('./commands/migrate.js')).migrate(options);
 		});
 	withCwd(program.command('secret'))
 		.description('Rotate AUTH_SECRET in .env; the old one becomes AUTH_SECRET_1, so sessions survive.')

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { parse } from '@babel/parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ANSWERS } from './answers.js';
+import { DEFAULT_ANSWERS, type Answers } from './answers.js';
 import { loadRuntime, loadTemplates, loadToolPackage, type TextFiles } from './assets.js';
 import { MANIFEST_PATH, parseManifest } from './manifest.js';
 import { planInit, type Plan, type PlanInput } from './plan.js';
@@ -41,6 +41,7 @@ function applied(project: Project, plan: Plan): Project {
 }
 
 const paths = (plan: Plan) => plan.operations.map((op) => op.path);
+const contentOf = (plan: Plan, path: string) => plan.operations.find((op) => op.path === path)?.content;
 
 describe('planInit on a fresh sv minimal TypeScript app', () => {
 	it('writes the auth module, routes, hooks, layout load, types, env, runtime and manifest', async () => {
@@ -173,7 +174,6 @@ describe('planInit on an app that already has files', () => {
 });
 
 describe('planInit for each SvelteKit shape', () => {
-	const contentOf = (plan: Plan, path: string) => plan.operations.find((op) => op.path === path)?.content;
 	const written = (plan: Plan) => plan.operations.filter((op) => op.path !== MANIFEST_PATH);
 
 	it('detects the sv 1.0 app as SvelteKit 3 with #lib imports and explicit environment variables', async () => {
@@ -459,5 +459,61 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 			expect(contentOf(plan, 'src/routes/signin/+page.server.ts')).toContain('export const actions = { default: signIn } satisfies Actions;');
 			expect(contentOf(plan, 'src/authorization.ts')).toContain('export const authorization: Handle = async ({ event, resolve }) => {');
 		}
+	});
+});
+
+describe('planInit for each adapter and session strategy', () => {
+	const planWith = (adapter: Answers['adapter'], strategy: Answers['strategy'] = 'jwt', extra: Partial<PlanInput> = {}) =>
+		planInit({ ...base, answers: { ...DEFAULT_ANSWERS, adapter, strategy }, project: fixture, ...extra });
+	const adapterFiles = (plan: Plan) =>
+		paths(plan)
+			.filter((path) => path.startsWith('src/lib/server/auth/adapters/'))
+			.map((path) => path.slice('src/lib/server/auth/adapters/'.length))
+			.sort();
+
+	it.each([
+		['sqlite', ['sql.ts', 'sqlite.ts', 'types.ts']],
+		['postgres', ['migrations/postgres/0001_auth_tables.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
+		['mysql', ['migrations/mysql/0001_auth_tables.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
+		['memory', ['memory.ts', 'types.ts']]
+	] as const)('vendors only the %s adapter’s modules and migrations', async (adapter, files) => {
+		expect(adapterFiles(await planWith(adapter))).toEqual(files);
+	});
+
+	it.each([
+		['sqlite', 'SQLiteAdapter', { 'better-sqlite3': true }, 'AUTH_SQLITE_FILE'],
+		['postgres', 'PostgresAdapter', { pg: true }, 'DATABASE_URL'],
+		['mysql', 'MySQLAdapter', { mysql2: true }, 'DATABASE_URL'],
+		['memory', 'MemoryAdapter', {}, undefined]
+	] as const)('%s: src/auth.ts makes the adapter with %s, package.json gets its driver, .env its variable', async (adapter, factory, drivers, key) => {
+		const plan = await planWith(adapter);
+		const auth = contentOf(plan, 'src/auth.ts')!;
+		expect(auth).toContain(`import { ${factory} } from '$lib/server/auth/adapters/${adapter}';`);
+		expect(auth).toContain(`export const adapter = ${factory}(`);
+		const { dependencies } = JSON.parse(contentOf(plan, 'package.json')!);
+		for (const driver of ['better-sqlite3', 'pg', 'mysql2']) expect(driver in dependencies).toBe(driver in drivers);
+		const env = contentOf(plan, '.env')!;
+		for (const variable of ['AUTH_SQLITE_FILE', 'DATABASE_URL']) expect(env.includes(`${variable}=`)).toBe(variable === key);
+		expect(contentOf(plan, '.gitignore')?.includes('/auth.sqlite*') ?? false).toBe(adapter === 'sqlite');
+	});
+
+	it('writes --database-url to .env and only a placeholder to .env.example', async () => {
+		const url = 'postgres://app:s3cret@db.internal:5432/app';
+		const plan = await planWith('postgres', 'database', { databaseUrl: url });
+		expect(contentOf(plan, '.env')).toContain(`DATABASE_URL=${url}`);
+		expect(contentOf(plan, '.env.example')).toContain('DATABASE_URL=postgres://user:password@host:5432/database');
+		expect(contentOf(plan, '.env.example')).not.toContain('s3cret');
+	});
+
+	it('renders the database strategy into the config', async () => {
+		expect(contentOf(await planWith('postgres', 'database'), 'src/auth.ts')).toContain("session: { strategy: 'database' },");
+	});
+
+	it('switching the adapter on regenerate swaps the vendored modules: the old one is deleted while unchanged', async () => {
+		const first = await planWith('sqlite');
+		const plan = await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, adapter: 'postgres' }, project: applied(fixture, first) });
+		const deleted = plan.operations.filter((op) => op.content === undefined).map((op) => op.path);
+		expect(deleted).toEqual(['src/lib/server/auth/adapters/sqlite.ts']);
+		expect(contentOf(plan, 'src/auth.ts')).toContain('PostgresAdapter({ connectionString: env.DATABASE_URL })');
 	});
 });

@@ -1,4 +1,5 @@
 import * as prompts from '@clack/prompts';
+import { findAdapter } from '../adapters.js';
 import { equivalentCommand, validateAnswers, type Answers } from '../answers.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
@@ -32,7 +33,8 @@ export async function init(options: InitOptions): Promise<number> {
 	if (interactive) prompts.intro('create-auth');
 	if (app.manifest) return again(app, options, interactive);
 	const answers = validateAnswers(interactive ? await askMissing(options) : answersFromFlags(options));
-	const outcome = await writeApp(app, answers, options);
+	const databaseUrl = options.databaseUrl ?? (interactive ? await askDatabaseUrl(app, answers) : undefined);
+	const outcome = await writeApp(app, answers, { ...options, databaseUrl });
 	if (options.dryRun || outcome.plan.operations.length === 0) return outcome.exitCode;
 
 	const { packageManager } = app.project;
@@ -91,6 +93,15 @@ async function again(app: LoadedApp, options: InitOptions, interactive: boolean)
 	});
 	if (prompts.isCancel(id)) throw new CliError('E_CANCELLED', 'Cancelled. Nothing was written.');
 	return done(await (choice === 'add' ? addProvider(id, { ...options, app }) : removeProvider(id, { ...options, app })));
+}
+
+/** Asks for DATABASE_URL when the adapter connects to one and `.env` does not set it yet. */
+async function askDatabaseUrl(app: LoadedApp, answers: Answers): Promise<string | undefined> {
+	const env = findAdapter(answers.adapter)?.env;
+	if (env?.key !== 'DATABASE_URL' || /^DATABASE_URL=./m.test(app.project.files['.env'] ?? '')) return undefined;
+	const url = await prompts.text({ message: `DATABASE_URL (${env.example})`, placeholder: env.value, defaultValue: env.value });
+	if (prompts.isCancel(url)) throw new CliError('E_CANCELLED', 'Cancelled. Nothing was written.');
+	return url;
 }
 
 function unusedProviders(answers: Answers): string[] {

@@ -19,6 +19,8 @@ export interface WriteOptions {
 	install?: boolean;
 	/** Print the plan (unified diffs), write nothing. */
 	dryRun?: boolean;
+	/** `--database-url`: DATABASE_URL for `.env`, when it has none. */
+	databaseUrl?: string;
 }
 
 /** The app, read once a previous interrupted run (if any) has been undone. */
@@ -78,6 +80,7 @@ export async function writeApp(
 			templates,
 			runtime,
 			authSecret: randomBytes(32).toString('base64url'),
+			databaseUrl: options.databaseUrl,
 			restore: options.restore,
 			format: formatter
 		});
@@ -138,6 +141,9 @@ export async function writeApp(
 			const count = formatting.operations.filter((operation) => operation.path !== MANIFEST_PATH).length;
 			prompts.log.success(`Formatted ${count} files with the app's Prettier.`);
 		}
+		// A database adapter's tables: made now when the database is reachable and its driver installed.
+		const migrations = plan.operations.some((operation) => operation.content !== undefined && /\/server\/auth\/adapters\/migrations\//.test(operation.path));
+		if (migrations && !neededNode && (installNow || !dependenciesChanged)) await (await import('./migrate.js')).migrateAfterWrite(project.root);
 		return { plan, neededNode, installLeft: dependenciesChanged && !installNow, exitCode };
 	} finally {
 		process.off('SIGINT', cancel);

@@ -1,0 +1,81 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as prompts from '@clack/prompts';
+import { parse } from 'dotenv';
+import { findAdapter } from '../adapters.js';
+import { lookupEnv } from '../doctor/check.js';
+import { CliError } from '../errors.js';
+import { connectDatabase, migrationsIn, redactUrl, runMigrations } from '../migrate.js';
+import type { Project } from '../project.js';
+import { noManifest } from './regenerate.js';
+import { loadApp, type LoadedApp } from './pipeline.js';
+
+/** Options of `create-auth migrate`. */
+export interface MigrateOptions {
+	cwd?: string;
+	/** The app, when the caller has read it already (after an install). */
+	app?: LoadedApp;
+}
+
+/**
+ * `create-auth migrate`: applies the adapter's migrations that have not run yet to the database
+ * at `DATABASE_URL` (the process's environment, then `.env.local`, then `.env`, as the dev
+ * server reads them), from the app's vendored `migrations/<dialect>/*.sql`, with the app's own
+ * driver. Idempotent: what ran is recorded in `auth_migrations`. SQLite and memory need none
+ * (SQLite creates its tables on first use): it says so and exits 0.
+ *
+ * @returns the exit code, 0
+ * @throws {CliError} `E_NO_MANIFEST`; `E_DATABASE_URL_MISSING`; `E_DRIVER_MISSING`,
+ *   `E_DATABASE_UNREACHABLE`, `E_MIGRATION_FAILED` from `src/migrate.ts`
+ */
+export async function migrate(options: MigrateOptions): Promise<number> {
+	const { project, manifest } = options.app ?? (await loadApp(options.cwd));
+	if (!manifest) throw noManifest();
+	const adapter = findAdapter(manifest.answers.adapter);
+	const dialect = adapter?.migrations;
+	if (!adapter || !dialect) {
+		prompts.log.info(`The ${manifest.answers.adapter} adapter has no migrations: ${adapter?.id === 'sqlite' ? 'SQLite creates its tables on first use' : 'nothing is stored on disk'}.`);
+		return 0;
+	}
+	const url = await databaseUrl(project);
+	if (!url) {
+		throw new CliError(
+			'E_DATABASE_URL_MISSING',
+			`DATABASE_URL is not set: the ${adapter.label} adapter connects to it.`,
+			`Set it in .env (${adapter.env?.example}), then run npx create-auth migrate.`
+		);
+	}
+	const folder = path.join(project.root, project.libDir, 'server/auth/adapters/migrations', dialect);
+	const names = await readdir(folder).catch(() => [] as string[]);
+	const files = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(path.join(folder, name), 'utf8')])));
+	const connection = await connectDatabase(project.root, dialect, url);
+	try {
+		const { applied, before } = await runMigrations(connection, dialect, migrationsIn(files));
+		const where = redactUrl(url);
+		if (applied.length === 0) prompts.log.success(`The auth tables at ${where} are up to date (${before.length} migrations ran before).`);
+		else prompts.log.success(`Applied ${applied.join(', ')} to ${where}.`);
+	} finally {
+		await connection.close();
+	}
+	return 0;
+}
+
+/** `DATABASE_URL` as the dev server sees it: the environment, then `.env.local`, then `.env`. */
+async function databaseUrl(project: Project): Promise<string | undefined> {
+	const envLocal = await readFile(path.join(project.root, '.env.local'), 'utf8').catch(() => '');
+	return lookupEnv({ process: process.env, envLocal: parse(envLocal), env: parse(project.files['.env'] ?? '') }, 'DATABASE_URL')?.value;
+}
+
+/**
+ * After a run that wrote migration files (the first, or one whose new version brought a
+ * migration): applies them when the database is reachable, else says what to run later. Never
+ * fails the run: the files are written either way.
+ */
+export async function migrateAfterWrite(cwd: string): Promise<void> {
+	try {
+		await migrate({ cwd });
+	} catch (error) {
+		if (!(error instanceof CliError)) throw error;
+		prompts.log.warn(`The auth tables were not created: ${error.message}\nTo do by hand: ${error.hint ?? 'run npx create-auth migrate.'}`);
+	}
+}
