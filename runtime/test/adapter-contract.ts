@@ -264,7 +264,7 @@ export function describeAdapterContract(
 			const twin = harness.twin();
 			const users = await Promise.all([adapter, twin, adapter, twin].map((target) => firstSignIn(target, null)));
 			expect(new Set(users.map((user) => user.id)).size).toBe(1);
-			expect(await adapter.getUser(users[0]!.id)).not.toBeNull();
+			expect(await adapter.getUser(users[0]!.id!)).not.toBeNull();
 			if (harness.userCount) expect(await harness.userCount()).toBe(1);
 		});
 	});

@@ -38,7 +38,10 @@ export function deleteSessionCookie(context: SessionContext, config: ResolvedCon
 	return value;
 }
 
-type AdapterMethod<K extends keyof Adapter> = NonNullable<Adapter[K]>;
+/** An adapter method as {@link need} returns it: always async. */
+type NeededMethod<K extends keyof Adapter> = (
+	...args: Parameters<NonNullable<Adapter[K]>>
+) => Promise<Awaited<ReturnType<NonNullable<Adapter[K]>>>>;
 
 /**
  * An adapter method the flow needs, bound to the adapter. Its failures, a rejected promise or a
@@ -46,20 +49,18 @@ type AdapterMethod<K extends keyof Adapter> = NonNullable<Adapter[K]>;
  * naming the method, the adapter's error as `cause.err`.
  * @throws {MissingAdapter} no adapter, or it lacks `method` (the message names it).
  */
-export function need<K extends keyof Adapter>(
-	config: ResolvedConfig,
-	method: K
-): (...args: Parameters<AdapterMethod<K>>) => Promise<Awaited<ReturnType<AdapterMethod<K>>>> {
+export function need<K extends keyof Adapter>(config: ResolvedConfig, method: K): NeededMethod<K> {
 	const adapter = config.adapter;
 	const fn = adapter?.[method] as ((...args: unknown[]) => unknown) | undefined;
 	if (!fn) throw new MissingAdapter(`The adapter has no ${method}() method.`);
-	return async (...args) => {
+	const call = async (...args: unknown[]) => {
 		try {
-			return (await fn.apply(adapter, args)) as Awaited<ReturnType<AdapterMethod<K>>>;
+			return await fn.apply(adapter, args);
 		} catch (err) {
 			throw new AdapterError(`The adapter's ${method}() failed: ${(err as Error)?.message ?? err}`, { err: err as Error });
 		}
 	};
+	return call as NeededMethod<K>;
 }
 
 const toSessionUser = (token: JWT): User => ({ id: token.sub, name: token.name, email: token.email, image: token.picture });

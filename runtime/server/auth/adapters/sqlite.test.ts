@@ -49,7 +49,7 @@ describe('SQLiteAdapter', () => {
 		const adapter = SQLiteAdapter({ filename });
 		await adapter.createUser(alice);
 		let result: Promise<unknown> | undefined;
-		expect(() => (result = adapter.createUser({ ...alice, id: 'u2' }))).not.toThrow();
+		expect(() => (result = adapter.createUser({ ...alice, id: 'u2' }) as Promise<unknown>)).not.toThrow();
 		await expect(result).rejects.toThrow(/UNIQUE/);
 	});
 });
