@@ -111,7 +111,7 @@ interface MySQLConnection {
 }
 
 /** Drivers by dialect: the npm package the app installs for it. */
-export const DRIVERS: Record<SqlDialectId, string> = { postgres: 'pg', mysql: 'mysql2' };
+const DRIVERS: Record<SqlDialectId, string> = { postgres: 'pg', mysql: 'mysql2' };
 
 const CONNECT_TIMEOUT_MS = 5_000;
 

@@ -37,6 +37,7 @@ export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './oauth
 export type { OAuth1Config } from './oauth1/types.js';
 export {
 	AccessDenied,
+	AdapterError,
 	AuthError,
 	CallbackRouteError,
 	CredentialsSignin,

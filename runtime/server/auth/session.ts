@@ -66,7 +66,7 @@ export function need<K extends keyof Adapter>(config: ResolvedConfig, method: K)
 const toSessionUser = (token: JWT): User => ({ id: token.sub, name: token.name, email: token.email, image: token.picture });
 
 /** What a visitor reads while the session store is unreachable (the cause goes to the log). */
-export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please try again shortly.';
+const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please try again shortly.';
 
 /**
  * Reads the session for `locals.auth()`. Returns null for no cookie and for a bad one

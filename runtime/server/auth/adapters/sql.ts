@@ -38,7 +38,7 @@ export interface SqlDialect {
 }
 
 /** The tables, prefixed so they cannot clash with the app's own. */
-export const TABLES = {
+const TABLES = {
 	users: 'auth_users',
 	accounts: 'auth_accounts',
 	sessions: 'auth_sessions',
