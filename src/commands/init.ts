@@ -41,6 +41,7 @@ export async function init(options: InitOptions): Promise<number> {
 	const steps = [
 		...(outcome.neededNode ? [`Switch to Node ${outcome.neededNode} or later (nvm install 22, for example).`] : []),
 		...(outcome.installLeft ? [`${packageManager} install`] : []),
+		...(outcome.installLeft && findAdapter(answers.adapter)?.migrations ? ['npx create-auth migrate   (creates the auth tables at DATABASE_URL)'] : []),
 		...providerSteps(answers.providers),
 		`${packageManager} run dev`,
 		answers.providers.includes('credentials') ? 'Open /signup to create an account, then /account.' : 'Open /signin, then /account.',
