@@ -1,12 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as prompts from '@clack/prompts';
-import { parse } from 'dotenv';
 import { findAdapter } from '../adapters.js';
 import { lookupEnv } from '../doctor/check.js';
+import { readEnvSources } from '../doctor/gather.js';
 import { CliError } from '../errors.js';
 import { connectDatabase, migrationsIn, redactUrl, runMigrations } from '../migrate.js';
-import type { Project } from '../project.js';
 import { noManifest } from './regenerate.js';
 import { loadApp, type LoadedApp } from './pipeline.js';
 
@@ -37,7 +36,7 @@ export async function migrate(options: MigrateOptions): Promise<number> {
 		prompts.log.info(`The ${manifest.answers.adapter} adapter has no migrations: ${adapter?.id === 'sqlite' ? 'SQLite creates its tables on first use' : 'nothing is stored on disk'}.`);
 		return 0;
 	}
-	const url = await databaseUrl(project);
+	const url = lookupEnv(await readEnvSources(project), 'DATABASE_URL')?.value;
 	if (!url) {
 		throw new CliError(
 			'E_DATABASE_URL_MISSING',
@@ -60,11 +59,6 @@ export async function migrate(options: MigrateOptions): Promise<number> {
 	return 0;
 }
 
-/** `DATABASE_URL` as the dev server sees it: the environment, then `.env.local`, then `.env`. */
-async function databaseUrl(project: Project): Promise<string | undefined> {
-	const envLocal = await readFile(path.join(project.root, '.env.local'), 'utf8').catch(() => '');
-	return lookupEnv({ process: process.env, envLocal: parse(envLocal), env: parse(project.files['.env'] ?? '') }, 'DATABASE_URL')?.value;
-}
 
 /**
  * After a run that wrote migration files (the first, or one whose new version brought a

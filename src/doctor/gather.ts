@@ -3,9 +3,9 @@ import path from 'node:path';
 import { parse } from 'dotenv';
 import { loadToolPackage } from '../assets.js';
 import { MANIFEST_PATH, parseManifest } from '../manifest.js';
-import { detectProject } from '../project.js';
+import { detectProject, type Project } from '../project.js';
 import { probeAdapter } from './adapter.js';
-import type { DoctorInput } from './check.js';
+import type { DoctorInput, EnvSources } from './check.js';
 
 /**
  * Reads everything doctor's checks look at, once: the project (as `detectProject` does), the
@@ -25,11 +25,7 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 	for (const file of manifest?.conflicts ?? []) files[file] ??= await read(file);
 
 	const packageJson = JSON.parse(project.packageJson) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-	const env = {
-		process: processEnv,
-		envLocal: parse((await read('.env.local')) ?? ''),
-		env: parse(project.files['.env'] ?? '')
-	};
+	const env = await readEnvSources(project, processEnv);
 	return {
 		manifest,
 		manifestDamaged: manifestText !== undefined && !manifest,
@@ -41,4 +37,13 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 		env,
 		adapter: manifest ? await probeAdapter(project.root, manifest.answers.adapter, env) : undefined
 	};
+}
+
+/**
+ * The app's variables where the dev server finds them: `processEnv`, `.env.local` (read from
+ * disk) and `.env` (as detection read it); a file that is absent holds nothing.
+ */
+export async function readEnvSources(project: Project, processEnv: Record<string, string | undefined> = process.env): Promise<EnvSources> {
+	const envLocal = await readFile(path.join(project.root, '.env.local'), 'utf8').catch(() => '');
+	return { process: processEnv, envLocal: parse(envLocal), env: parse(project.files['.env'] ?? '') };
 }

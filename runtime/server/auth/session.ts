@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { randomBytes } from 'node:crypto';
 import { error, type Cookies } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
-import { randomBytes } from 'node:crypto';
 import type { Adapter } from './adapters/types.js';
 import type { Account, JWT, ResolvedConfig } from './config.js';
 import { deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
