@@ -4,8 +4,10 @@
  * `floor-layout` (the floor plus a root layout server load, no auth), `ours` (the app
  * `create-auth --yes --providers credentials` generates), `ours-idp` (the app
  * `create-auth --yes --providers credentials,idp` generates, signed in with the idp provider at
- * a dev IdP, so that its session carries the provider's tokens) and, on Kit 2 only, `authjs`
- * (`@auth/sveltekit` 1.x, whose peer range stops at Kit 2).
+ * a dev IdP, so that its session carries the provider's tokens), on Kit 3 `ours-db-sqlite` and
+ * `ours-db-postgres` (`ours` with `--strategy database` on SQLite, and on a PostgreSQL database
+ * of its own) and, on Kit 2 only, `authjs` (`@auth/sveltekit` 1.x, whose peer range stops at
+ * Kit 2).
  * Each is the fixture copy + the CLI's output (ours, ours-idp) + the file layers under `bench/apps/`
  * copied over it, then installed and built with adapter-node. Kit 3 apps are installed, built
  * and served with Node 22 (e2e/harness/node.js), as Kit 3 requires.
@@ -18,10 +20,9 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { build, copyFixture, install, removeApp, repoRoot, runCli } from '../e2e/harness/app.js';
 import { node22 } from '../e2e/harness/node.js';
+import { postgresDatabase } from '../e2e/harness/postgres.js';
 
-/** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-idp' | 'authjs'} AppName */
-/** @type {AppName[]} */
-export const APP_NAMES = ['floor', 'floor-layout', 'ours', 'ours-idp', 'authjs'];
+/** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-idp' | 'ours-db-sqlite' | 'ours-db-postgres' | 'authjs'} AppName */
 
 /**
  * Apps without auth: no sign-in, no cookie. `floor-layout` is the floor plus a root layout
@@ -32,11 +33,25 @@ export const APP_NAMES = ['floor', 'floor-layout', 'ours', 'ours-idp', 'authjs']
 export const WITHOUT_AUTH = new Set(['floor', 'floor-layout']);
 
 /**
- * Apps made by the CLI, and the `--providers` each is made with. `ours-idp` signs in with
- * `idp` at a dev IdP (bench/idp.js); `credentials` is there too, as in any app that has both.
- * @type {Partial<Record<AppName, string>>}
+ * Apps made by the CLI, and the arguments of `create-auth --yes --no-install` for each.
+ * `ours-idp` signs in with `idp` at a dev IdP (bench/idp.js); `credentials` is there too, as in
+ * any app that has both. `ours-db-postgres` also gets `--database-url` of a database made for
+ * it (prepareApp).
+ * @type {Partial<Record<AppName, string[]>>}
  */
-const CLI_PROVIDERS = { ours: 'credentials', 'ours-idp': 'credentials,idp' };
+const CLI_ARGS = {
+	ours: ['--providers', 'credentials'],
+	'ours-idp': ['--providers', 'credentials,idp'],
+	'ours-db-sqlite': ['--providers', 'credentials', '--strategy', 'database', '--adapter', 'sqlite'],
+	'ours-db-postgres': ['--providers', 'credentials', '--strategy', 'database', '--adapter', 'postgres']
+};
+
+/**
+ * Apps that sign in with the credentials provider (sign up, then sign in): all of ours but
+ * `ours-idp`.
+ * @type {ReadonlySet<AppName>}
+ */
+export const WITH_CREDENTIALS = new Set(['ours', 'ours-db-sqlite', 'ours-db-postgres']);
 
 /**
  * Apps served with a dev IdP's client in their environment, and signed in there.
@@ -55,6 +70,8 @@ const LAYERS = {
 	'floor-layout': ['all', 'floor', 'floor-layout'],
 	ours: ['all', 'with-auth', 'ours'],
 	'ours-idp': ['all', 'with-auth', 'ours'],
+	'ours-db-sqlite': ['all', 'with-auth', 'ours'],
+	'ours-db-postgres': ['all', 'with-auth', 'ours'],
 	authjs: ['all', 'with-auth', 'authjs']
 };
 
@@ -77,14 +94,15 @@ export const KITS = {
 	2: {
 		fixture: 'kit2-ts',
 		adapter: { '@sveltejs/adapter-node': '^5' },
-		apps: APP_NAMES,
+		// The database rows run on the current major only: their adapter code is the same on both.
+		apps: ['floor', 'floor-layout', 'ours', 'ours-idp', 'authjs'],
 		unsupported: {},
 		selfOrigin: (url) => new URL(url).origin
 	},
 	3: {
 		fixture: 'kit3-ts',
 		adapter: { '@sveltejs/adapter-node': '^6.0.1' },
-		apps: ['floor', 'floor-layout', 'ours', 'ours-idp'],
+		apps: ['floor', 'floor-layout', 'ours', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres'],
 		unsupported: { authjs: 'not supported: @auth/sveltekit 1.x declares @sveltejs/kit ^1.0.0 || ^2.0.0' },
 		selfOrigin: (url) => new URL(url).origin.replace(/^http:/, 'https:')
 	}
@@ -131,11 +149,14 @@ export const DEMO = { email: 'demo@example.com', password: 'correct horse batter
  * @property {number} [port]  the port it must be served on, when fixed: `ours-idp`'s IdP has
  *   its callback URL on that port (bench/idp.js); otherwise a free one each time
  * @property {Record<string, string>} versions  installed versions of the packages that matter
- * @property {() => Promise<void>} remove  delete the app folder (a no-op for `--keep` apps)
+ * @property {() => Promise<void>} remove  drop its database (`ours-db-postgres`), delete the app
+ *   folder (kept for `--keep` apps)
  */
 
 /**
- * Copy the kit's fixture, apply the CLI (ours, ours-idp) and the layers, install, build.
+ * Copy the kit's fixture, apply the CLI (ours*) and the layers, install, build;
+ * `ours-db-postgres` first gets a database of its own on the machine's PostgreSQL
+ * (e2e/harness/postgres.js), and its tables after the install. On failure, nothing is left.
  * With `keep`, the app lives in `<tmpdir>/create-auth-e2e-bench-kit<major>-<name>` and survives
  * the run; a later `keep` run starts from a fresh fixture copy there but reuses its
  * `node_modules` (npm install then has little to do; better-sqlite3 is not compiled again).
@@ -146,29 +167,56 @@ export const DEMO = { email: 'demo@example.com', password: 'correct horse batter
  */
 export async function prepareApp(kit, name, { keep, log }) {
 	const id = appId(kit, name);
-	const { fixture, adapter } = KITS[kit];
+	const { fixture } = KITS[kit];
 	const { node, version: nodeVersion, env: toolEnv } = await toolchain(kit);
 	const dir = keep ? await freshKeptCopy(fixture, id) : await copyFixture(fixture);
 	log(`${id}: ${dir}`);
-	const providers = CLI_PROVIDERS[name];
-	if (providers) {
-		const cli = await runCli(dir, ['--yes', '--providers', providers, '--no-install'], { node });
+	const database = name === 'ours-db-postgres' ? await postgresDatabase('bench') : undefined;
+	const remove = async () => {
+		await database?.drop();
+		if (!keep) await removeApp(dir);
+	};
+	try {
+		await setUp(dir, name, { kit, node, toolEnv, databaseUrl: database?.url, log: (line) => log(`${id}: ${line}`) });
+	} catch (error) {
+		await remove();
+		throw error;
+	}
+	const envFile = path.join(dir, '.env');
+	const env = existsSync(envFile) ? /** @type {Record<string, string>} */ (parseEnv(await fs.readFile(envFile, 'utf8'))) : {};
+	return { name, kit, id, node, nodeVersion, dir, env, versions: await versions(dir), remove };
+}
+
+/**
+ * The CLI (ours, with `--database-url` when given), the layers, the adapter, install, the
+ * auth tables (`create-auth migrate`, when a database URL is given), build.
+ * @param {string} dir
+ * @param {AppName} name
+ * @param {{ kit: KitMajor, node: string, toolEnv: Record<string, string> | undefined, databaseUrl: string | undefined, log: (line: string) => void }} options
+ */
+async function setUp(dir, name, { kit, node, toolEnv, databaseUrl, log }) {
+	const cliArgs = CLI_ARGS[name];
+	if (cliArgs) {
+		const args = ['--yes', ...cliArgs, ...(databaseUrl ? ['--database-url', databaseUrl] : []), '--no-install'];
+		const cli = await runCli(dir, args, { node, env: toolEnv });
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
 	}
 	for (const layer of LAYERS[name]) {
 		await fs.cp(path.join(repoRoot, 'bench', 'apps', layer), dir, { recursive: true, force: true });
 	}
-	await editPackageJson(dir, { devDependencies: adapter, dependencies: name === 'authjs' ? AUTHJS : {} });
+	await editPackageJson(dir, { devDependencies: KITS[kit].adapter, dependencies: name === 'authjs' ? AUTHJS : {} });
 	if (name === 'authjs') {
 		await fs.writeFile(path.join(dir, '.env'), `AUTH_SECRET=${randomBytes(32).toString('base64url')}\n`);
 	}
-	log(`${id}: npm install`);
+	log('npm install');
 	await install(dir, { env: toolEnv });
-	log(`${id}: vite build`);
+	if (databaseUrl) {
+		log('create-auth migrate');
+		const migrate = await runCli(dir, ['migrate'], { node, env: toolEnv });
+		if (migrate.exitCode !== 0) throw new Error(`create-auth migrate failed in ${dir}:\n${migrate.stdout}\n${migrate.stderr}`);
+	}
+	log('vite build');
 	await build(dir, { env: toolEnv });
-	const envFile = path.join(dir, '.env');
-	const env = existsSync(envFile) ? /** @type {Record<string, string>} */ (parseEnv(await fs.readFile(envFile, 'utf8'))) : {};
-	return { name, kit, id, node, nodeVersion, dir, env, versions: await versions(dir), remove: keep ? async () => {} : () => removeApp(dir) };
 }
 
 /**

@@ -7,6 +7,8 @@ import { repoRoot } from '../e2e/harness/app.js';
 /** The targets of README.md, as numbers. */
 export const TARGETS = {
 	protectedRatio: 0.9,
+	/** `/protected` with database sessions, to `floor-layout` (issue 9) */
+	databaseProtectedRatio: 0.8,
 	publicRatio: 0.97,
 	clientBytes: 400,
 	cliMs: 500,
@@ -44,7 +46,6 @@ export const TARGETS = {
  * @property {Record<string, { runsMs: number[], medianMs: number, regenerateMs: number, addProviderMs: number }>} cli
  *   per kit, on that kit's fixture: `create-auth --yes --no-install` (each run and the median), then
  *   in the same app the medians of a no-op `regenerate` and of `add-provider github --no-install`
- * @property {string} databaseStrategy
  * @property {{ app: string, page: string, summary: import('./profile.js').ProfileSummary }[]} profiles
  */
 
@@ -64,8 +65,10 @@ const fixed = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a'
 const verdict = (ok) => (ok ? 'met' : '**missed**');
 /** @param {string} kit  `kit3` */
 const kitLabel = (kit) => `Kit ${kit.slice(3)}`;
-/** The apps with auth, one column each per kit in the checks table. */
-const CHECKED_APPS = ['ours', 'ours-idp', 'authjs'];
+/** The apps with auth, one column each per kit that has it in the checks table. */
+const CHECKED_APPS = ['ours', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres', 'authjs'];
+/** The database-session apps, and the store each names in the targets. */
+const DATABASE_APPS = { 'ours-db-sqlite': 'SQLite', 'ours-db-postgres': 'PostgreSQL' };
 
 /**
  * @param {Results} r
@@ -102,7 +105,7 @@ export function markdown(r) {
 	const across = crossKit(r);
 	if (across) lines.push(across, '');
 
-	const columns = CHECKED_APPS.flatMap((app) => Object.keys(r.machine.node).map((kit) => `${kit}/${app}`));
+	const columns = CHECKED_APPS.flatMap((app) => Object.keys(r.machine.node).map((kit) => `${kit}/${app}`)).filter((id) => r.checks[id] || r.unsupported[id]);
 	const title = (/** @type {string} */ id) => {
 		const [kit = '', app = ''] = id.split('/');
 		return `${app === 'authjs' ? 'Auth.js' : app} (${kitLabel(kit)})`;
@@ -150,7 +153,6 @@ export function markdown(r) {
 	};
 	lines.push(checkRow(`no-op create-auth regenerate (median of ${cliRuns})`, (id) => cliMs(id, 'regenerateMs')));
 	lines.push(checkRow(`create-auth add-provider github --no-install (median of ${cliRuns})`, (id) => cliMs(id, 'addProviderMs')));
-	lines.push(checkRow('database-strategy rows', (id) => (id.endsWith('/ours') ? r.databaseStrategy : '—')));
 	lines.push('');
 
 	lines.push('## Targets (ours)', '', '| target | measured | |', '|---|---|---|');
@@ -204,10 +206,23 @@ export function targets(r) {
  * @param {string} prefix
  */
 function kitTargets(r, kit, prefix) {
-	/** @param {string} page */
-	const row = (page) => r.rows.find((x) => x.kit === kit && x.app === 'ours' && x.page === page);
-	const prot = row('protected');
-	const pub = row('public');
+	/** @param {string} app @param {string} page */
+	const find = (app, page) => r.rows.find((x) => x.kit === kit && x.app === app && x.page === page);
+	const prot = find('ours', 'protected');
+	const pub = find('ours', 'public');
+	const layoutFloor = find('floor-layout', 'protected');
+	const database = Object.entries(DATABASE_APPS).flatMap(([app, store]) => {
+		const row = find(app, 'protected');
+		if (!row) return [];
+		const ratio = layoutFloor ? row.median.rps / layoutFloor.median.rps : NaN;
+		return [
+			{
+				target: `${prefix}/protected with database sessions on ${store}: req/s ≥ ${TARGETS.databaseProtectedRatio} × floor-layout`,
+				measured: `${fixed(ratio, 3)} × floor-layout`,
+				verdict: layoutFloor ? verdict(ratio >= TARGETS.databaseProtectedRatio) : 'n/a'
+			}
+		];
+	});
 	const cookies = r.setCookies[`kit${kit}/ours`];
 	const js = r.clientJs[`kit${kit}/ours`];
 	const cli = r.cli[`kit${kit}`];
@@ -223,6 +238,7 @@ function kitTargets(r, kit, prefix) {
 			measured: pub ? `${fixed(pub.ratio.rps, 3)} × floor` : 'n/a',
 			verdict: pub ? verdict(pub.ratio.rps >= TARGETS.publicRatio) : 'n/a'
 		},
+		...database,
 		{
 			target: `${prefix}no Set-Cookie on authenticated responses unless due`,
 			measured: cookies ? `${cookies.setCookieHeaders} in ${cookies.requests}` : 'n/a',

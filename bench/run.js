@@ -3,12 +3,13 @@
  * `npm run bench` — floor vs ours (credentials and idp sessions) vs Auth.js, side by side, on
  * SvelteKit 2 and 3. See bench/README.md.
  *
- *   node bench/run.js [--quick] [--keep] [--kit 2|3]… [--profile kit<major>/<app>:<page>]…
+ *   node bench/run.js [--quick] [--keep] [--kit 2|3]… [--app <app>]… [--profile kit<major>/<app>:<page>]…
  *
  * --quick    1 repetition, 1 s warm-up, 3 s measured (for iterating; not for conclusions)
  * --keep     build the apps in <tmpdir>/create-auth-e2e-bench-kit<major>-<app> and leave them
  *            there; the next --keep run reuses their node_modules
  * --kit      only these SvelteKit majors (default: 2 and 3)
+ * --app      only these apps, plus `floor` (every ratio's base) (default: all of each major's)
  * --profile  after the rows, a CPU profile of that row (e.g. `kit3/ours-idp:protected`), top self time
  */
 import { readFileSync } from 'node:fs';
@@ -35,13 +36,19 @@ const { values: flags } = parseArgs({
 		quick: { type: 'boolean', default: false },
 		keep: { type: 'boolean', default: false },
 		kit: { type: 'string', multiple: true, default: KIT_MAJORS.map(String) },
+		app: { type: 'string', multiple: true, default: [] },
 		profile: { type: 'string', multiple: true, default: [] }
 	}
 });
 const kits = KIT_MAJORS.filter((major) => flags.kit?.includes(String(major)));
 if (kits.length === 0) throw new Error(`--kit ${flags.kit?.join(' ')}: expected ${KIT_MAJORS.join(' or ')}`);
+const known = new Set(kits.flatMap((kit) => KITS[kit].apps));
+const unknown = flags.app?.filter((name) => !known.has(/** @type {any} */ (name))) ?? [];
+if (unknown.length > 0) throw new Error(`--app ${unknown.join(' ')}: expected one of ${[...known].join(', ')}`);
+/** @param {import('./apps.js').AppName} name */
+const chosen = (name) => !flags.app?.length || name === 'floor' || flags.app.includes(name);
 /** The apps of the chosen majors, Kit 2's first, in KITS order. */
-const plan = kits.flatMap((kit) => KITS[kit].apps.map((name) => ({ kit, name, id: appId(kit, name) })));
+const plan = kits.flatMap((kit) => KITS[kit].apps.filter(chosen).map((name) => ({ kit, name, id: appId(kit, name) })));
 const timing = flags.quick ? { warmup: 1, duration: 3, repetitions: 1 } : { warmup: 3, duration: 10, repetitions: 3 };
 /** Seconds of load on each row of a fresh server before any measurement (JIT warm-up), discarded. */
 const SERVER_WARMUP = flags.quick ? 2 : 5;
@@ -215,7 +222,6 @@ try {
 		setCookies,
 		clientJs,
 		cli,
-		databaseStrategy: 'n/a (the CLI offers only jwt)',
 		profiles: profileResults
 	};
 	const files = await save(results);

@@ -3,7 +3,7 @@
  * Sign in over plain HTTP (no JavaScript, as a browser with JS disabled would) to get a real
  * session cookie, and check what `/protected` answers with and without it.
  */
-import { DEMO } from './apps.js';
+import { DEMO, WITH_CREDENTIALS } from './apps.js';
 import { devIdp } from './idp.js';
 
 /**
@@ -85,7 +85,8 @@ const withoutQuery = (/** @type {string | URL} */ url) => {
 
 /**
  * Sign in and return the `Cookie` header value that carries the session.
- * - ours: POST /signup (303 → /signin?registered), then POST /signin (the form action).
+ * - ours, ours-db-sqlite, ours-db-postgres: POST /signup (303 → /signin?registered), then POST
+ *   /signin (the form action).
  * - ours-idp: POST /signin with `providerId=idp` (303 to the dev IdP, with the flow cookie),
  *   sign in at the dev IdP (signInAtDevIdp: its login form, as a no-JS browser), then GET the
  *   callback it sends back to, on the app, with the flow cookie (303 → /protected, with the
@@ -99,7 +100,7 @@ const withoutQuery = (/** @type {string | URL} */ url) => {
  * @returns {Promise<{ cookie: string, steps: string[] }>}
  */
 export async function signIn(name, url, origin) {
-	if (name === 'ours') {
+	if (WITH_CREDENTIALS.has(name)) {
 		const signup = await request(`${url}/signup`, { form: { email: DEMO.email, password: DEMO.password }, origin });
 		expectStatus('POST /signup', signup, 303);
 		const signin = await postSignIn(url, { providerId: 'credentials', email: DEMO.email, password: DEMO.password }, origin);

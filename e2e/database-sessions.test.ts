@@ -7,39 +7,11 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsFlows, EMAIL } from './credentials-flow.js';
 import { build, check, copyFixture, removeApp, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
-
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** A database of the PostgreSQL server for one app, dropped afterwards. */
-async function postgresDatabase() {
-	const name = `create_auth_e2e_${process.pid}_${Date.now()}`;
-	const admin = new pg.Client({ connectionString: POSTGRES_URL });
-	await admin.connect();
-	await admin.query(`CREATE DATABASE ${name}`);
-	const url = new URL(POSTGRES_URL);
-	url.pathname = `/${name}`;
-	return {
-		url: url.href,
-		async count(table: string) {
-			const client = new pg.Client({ connectionString: url.href });
-			await client.connect();
-			try {
-				return Number((await client.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
-			} finally {
-				await client.end();
-			}
-		},
-		async drop() {
-			await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-			await admin.end();
-		}
-	};
-}
+import { postgresDatabase } from './harness/postgres.js';
 
 interface Store {
 	args: string[];
@@ -66,7 +38,7 @@ const STORES: Array<{ name: string; open(): Promise<Store> }> = [
 	{
 		name: 'PostgreSQL',
 		async open() {
-			const database = await postgresDatabase();
+			const database = await postgresDatabase('e2e');
 			return {
 				args: ['--adapter', 'postgres', '--database-url', database.url],
 				count: (_appDir, table) => database.count(table),
