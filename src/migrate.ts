@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { importFromApp } from './app-modules.js';
 import { CliError } from './errors.js';
 
@@ -49,6 +51,36 @@ export function migrationsIn(files: Record<string, string>): Migration[] {
 		.filter(([name]) => name.endsWith('.sql'))
 		.sort(([a], [b]) => a.localeCompare(b))
 		.map(([name, sql]) => ({ name, sql }));
+}
+
+/**
+ * The app's vendored migration files of `dialect`, from
+ * `<root>/<libDir>/server/auth/adapters/migrations/<dialect>/`, in name order; none when the
+ * folder is absent.
+ */
+export async function readMigrations(root: string, libDir: string, dialect: SqlDialectId): Promise<Migration[]> {
+	const folder = path.join(root, libDir, 'server/auth/adapters/migrations', dialect);
+	const names = await readdir(folder).catch(() => [] as string[]);
+	return migrationsIn(Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(path.join(folder, name), 'utf8')]))));
+}
+
+/** The drivers' codes for "no such table": PostgreSQL's SQLSTATE, mysql2's name. */
+const NO_SUCH_TABLE = new Set(['42P01', 'ER_NO_SUCH_TABLE']);
+
+/**
+ * Names of `migrations` not recorded in `auth_migrations` (all of them while that table does not
+ * exist): what `create-auth migrate` would apply. Reads only, without the lock.
+ * @throws the driver's error for anything but a missing `auth_migrations` table
+ */
+export async function pendingMigrations(connection: MigrationConnection, migrations: Migration[]): Promise<string[]> {
+	let recorded: Set<string>;
+	try {
+		recorded = new Set((await connection.query('SELECT name FROM auth_migrations')).map((row) => String(row.name)));
+	} catch (error) {
+		if (NO_SUCH_TABLE.has(String((error as { code?: unknown }).code))) return migrations.map((m) => m.name);
+		throw error;
+	}
+	return migrations.map((m) => m.name).filter((name) => !recorded.has(name));
 }
 
 /**

@@ -1,11 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import * as prompts from '@clack/prompts';
 import { findAdapter } from '../adapters.js';
 import { lookupEnv } from '../doctor/check.js';
 import { readEnvSources } from '../doctor/gather.js';
 import { CliError } from '../errors.js';
-import { connectDatabase, migrationsIn, redactUrl, runMigrations } from '../migrate.js';
+import { connectDatabase, readMigrations, redactUrl, runMigrations } from '../migrate.js';
 import { noManifest } from './regenerate.js';
 import { loadApp, type LoadedApp } from './pipeline.js';
 
@@ -44,12 +42,10 @@ export async function migrate(options: MigrateOptions): Promise<number> {
 			`Set it in .env (${adapter.env?.example}), then run npx create-auth migrate.`
 		);
 	}
-	const folder = path.join(project.root, project.libDir, 'server/auth/adapters/migrations', dialect);
-	const names = await readdir(folder).catch(() => [] as string[]);
-	const files = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(path.join(folder, name), 'utf8')])));
+	const migrations = await readMigrations(project.root, project.libDir, dialect);
 	const connection = await connectDatabase(project.root, dialect, url);
 	try {
-		const { applied, before } = await runMigrations(connection, dialect, migrationsIn(files));
+		const { applied, before } = await runMigrations(connection, dialect, migrations);
 		const where = redactUrl(url);
 		if (applied.length === 0) prompts.log.success(`The auth tables at ${where} are up to date (${before.length} migrations ran before).`);
 		else prompts.log.success(`Applied ${applied.join(', ')} to ${where}.`);

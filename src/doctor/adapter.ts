@@ -3,6 +3,8 @@ import { access, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { findAdapter, type AdapterId, type AdapterScaffold } from '../adapters.js';
+import { CliError } from '../errors.js';
+import { connectDatabase, pendingMigrations, readMigrations, redactUrl } from '../migrate.js';
 import { lookupEnv, type Check, type EnvSources } from './check.js';
 
 /**
@@ -39,21 +41,36 @@ export interface AdapterFile {
 	file: 'absent' | 'writable' | 'read-only';
 }
 
+/**
+ * The database of an adapter with migrations (PostgreSQL, MySQL), as {@link probeAdapter} found
+ * it at its URL variable: `unset`; `unreachable` (with the driver's reason); `reachable`, with
+ * the app's migration files not yet applied there (`pending`, by name) out of `total`. `url` is
+ * redacted (no password). Not probed while the driver is missing.
+ */
+export type DatabaseFacts =
+	| { state: 'unset'; key: string; example: string }
+	| { state: 'unreachable'; url: string; reason: string }
+	| { state: 'reachable'; url: string; pending: string[]; total: number };
+
 /** What {@link probeAdapter} found. */
 export interface AdapterFacts {
 	adapter: AdapterId;
 	drivers: Array<{ name: string; resolved: boolean }>;
 	files: AdapterFile[];
+	database?: DatabaseFacts;
 }
 
 /**
- * Looks for the adapter's drivers (resolved as the app's server would, from `root`) and
- * whether the files it writes can be written.
+ * Looks for the adapter's drivers (resolved as the app's server would, from `root`), whether
+ * the files it writes can be written and, for an adapter with migrations whose driver is
+ * installed, its database: connected to with the app's driver (5 s timeout) and asked which of
+ * the app's migration files it has not applied. Never throws for an unreachable database.
  *
  * @param root the app's root folder (absolute)
+ * @param libDir the app's lib folder, app-relative (`src/lib`): where the migrations are vendored
  * @returns undefined for an unknown adapter id
  */
-export async function probeAdapter(root: string, adapter: AdapterId, env: EnvSources): Promise<AdapterFacts | undefined> {
+export async function probeAdapter(root: string, adapter: AdapterId, env: EnvSources, libDir: string): Promise<AdapterFacts | undefined> {
 	const scaffold = findAdapter(adapter);
 	if (!scaffold) return undefined;
 	const probe = adapterProbe(scaffold);
@@ -81,12 +98,37 @@ export async function probeAdapter(root: string, adapter: AdapterId, env: EnvSou
 			return { key, path: file, folder, file: !exists ? 'absent' : writable ? 'writable' : 'read-only' };
 		})
 	);
-	return { adapter, drivers, files };
+	const database = scaffold.migrations && drivers.every((driver) => driver.resolved) ? await probeDatabase(root, libDir, scaffold, env) : undefined;
+	return { adapter, drivers, files, ...(database ? { database } : {}) };
+}
+
+async function probeDatabase(root: string, libDir: string, scaffold: AdapterScaffold, env: EnvSources): Promise<DatabaseFacts | undefined> {
+	const dialect = scaffold.migrations;
+	if (!dialect || !scaffold.env) return undefined;
+	const url = lookupEnv(env, scaffold.env.key)?.value;
+	if (!url) return { state: 'unset', key: scaffold.env.key, example: scaffold.env.example };
+	const migrations = await readMigrations(root, libDir, dialect);
+	let connection;
+	try {
+		connection = await connectDatabase(root, dialect, url);
+	} catch (error) {
+		const reason = error instanceof CliError && error.cause instanceof Error ? error.cause.message : (error as Error).message;
+		return { state: 'unreachable', url: redactUrl(url), reason };
+	}
+	try {
+		return { state: 'reachable', url: redactUrl(url), pending: await pendingMigrations(connection, migrations), total: migrations.length };
+	} catch (error) {
+		return { state: 'unreachable', url: redactUrl(url), reason: (error as Error).message };
+	} finally {
+		await connection.close().catch(() => undefined);
+	}
 }
 
 /**
- * `adapter-driver` (error: a driver the app cannot load) and, for adapters that write files,
- * `adapter-storage` (error: the database file cannot be created or written).
+ * `adapter-driver` (error: a driver the app cannot load); for adapters with a database server,
+ * `adapter-database` (error: its URL unset or the server unreachable) and `adapter-migrations`
+ * (error: migrations not applied, so the auth tables are missing or old); for adapters that write
+ * files, `adapter-storage` (error: the database file cannot be created or written).
  */
 export function adapterChecks(facts: AdapterFacts): Check[] {
 	const missing = facts.drivers.filter((driver) => !driver.resolved).map((driver) => driver.name);
@@ -100,6 +142,7 @@ export function adapterChecks(facts: AdapterFacts): Check[] {
 					hint: "Install the app's dependencies (npm install, or your package manager's install); create-auth added it to package.json."
 				}
 	];
+	if (facts.database) checks.push(...databaseChecks(facts.adapter, facts.database));
 	if (facts.files.length === 0) return checks;
 	const problems = facts.files.flatMap((file) => {
 		const where = `${file.path} (${file.key})`;
@@ -123,4 +166,41 @@ export function adapterChecks(facts: AdapterFacts): Check[] {
 				}
 	);
 	return checks;
+}
+
+/** `adapter-database` and, when the database answers, `adapter-migrations`. */
+function databaseChecks(adapter: AdapterId, database: DatabaseFacts): Check[] {
+	if (database.state === 'unset') {
+		return [
+			{
+				id: 'adapter-database',
+				status: 'error',
+				message: `${database.key} is not set: the ${adapter} adapter has no database to connect to, so every sign-in and session read fails.`,
+				hint: `Set it in .env (${database.example}), then run npx create-auth migrate.`
+			}
+		];
+	}
+	if (database.state === 'unreachable') {
+		return [
+			{
+				id: 'adapter-database',
+				status: 'error',
+				message: `The database at ${database.url} does not answer (${database.reason}): sign-in and session reads fail until it does.`,
+				hint: 'Start the database server, or fix DATABASE_URL in .env.'
+			}
+		];
+	}
+	const reachable: Check = { id: 'adapter-database', status: 'ok', message: `The database at ${database.url} answers.` };
+	if (database.pending.length === 0) {
+		return [reachable, { id: 'adapter-migrations', status: 'ok', message: `The auth tables are up to date (${database.total} migration${database.total === 1 ? '' : 's'} applied).` }];
+	}
+	return [
+		reachable,
+		{
+			id: 'adapter-migrations',
+			status: 'error',
+			message: `${database.pending.join(', ')} ${database.pending.length === 1 ? 'is' : 'are'} not applied to ${database.url}: sign-in fails until the auth tables exist.`,
+			hint: 'Run npx create-auth migrate.'
+		}
+	];
 }

@@ -10,7 +10,7 @@ import type { DoctorInput, EnvSources } from './check.js';
 /**
  * Reads everything doctor's checks look at, once: the project (as `detectProject` does), the
  * manifest, `.env` and `.env.local`, the manifest's conflict files, and what the
- * adapter needs on this machine.
+ * adapter needs on this machine (its database asked, when it has one).
  *
  * @param root the app's folder
  * @param processEnv the environment the dev server would see (`process.env`)
@@ -35,7 +35,7 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 		dependencies: { ...packageJson.devDependencies, ...packageJson.dependencies },
 		files,
 		env,
-		adapter: manifest ? await probeAdapter(project.root, manifest.answers.adapter, env) : undefined
+		adapter: manifest ? await probeAdapter(project.root, manifest.answers.adapter, env, project.libDir) : undefined
 	};
 }
 

@@ -76,11 +76,34 @@ describe('registerWithPassword', () => {
 		});
 	});
 
-	it('removes the new user again when linking the account fails', async () => {
+	it('removes the new user again when linking the account fails, and answers Unavailable', async () => {
 		const adapter = freshAdapter();
 		const failing = { ...adapter, linkAccount: () => Promise.reject(new Error('disk full')) };
-		await expect(registerWithPassword(failing, { email: 'a@example.com', password: 'long enough' })).rejects.toThrow('disk full');
+		const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+		try {
+			expect(await registerWithPassword(failing, { email: 'a@example.com', password: 'long enough' })).toMatchObject({ ok: false, code: 'Unavailable' });
+			expect(log).toHaveBeenCalledWith(expect.objectContaining({ type: 'AdapterError', message: expect.stringContaining('linkAccount() failed: disk full') }));
+		} finally {
+			log.mockRestore();
+		}
 		expect(await adapter.getUserByEmail('a@example.com')).toBeNull();
+	});
+
+	it.each([
+		['rejects', () => Promise.reject(new Error('connect ECONNREFUSED'))],
+		['throws synchronously (an adapter breaking the contract)', () => {
+			throw new Error('connect ECONNREFUSED');
+		}]
+	])('answers Unavailable, never throwing, when the store %s', async (_, down) => {
+		const adapter = { ...freshAdapter(), getUserByEmail: down };
+		const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+		try {
+			const result = await registerWithPassword(adapter, { email: 'a@example.com', password: 'long enough' });
+			expect(result).toEqual({ ok: false, code: 'Unavailable', message: 'Sign-up is unavailable for a moment. Please try again shortly.' });
+			expect(log).toHaveBeenCalledWith(expect.objectContaining({ type: 'AdapterError', message: expect.stringContaining('getUserByEmail()') }));
+		} finally {
+			log.mockRestore();
+		}
 	});
 });
 

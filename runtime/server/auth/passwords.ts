@@ -2,6 +2,8 @@
 import { randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { User } from '../../auth/types.js';
 import type { Adapter, AdapterUser } from './adapters/types.js';
+import { AdapterError } from './errors.js';
+import { adapterMethod } from './session.js';
 
 /** OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1. */
 const COST = { N: 2 ** 17, r: 8, p: 1 } as const;
@@ -59,8 +61,12 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const isEmail = (email: string) => email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 
-/** Why {@link registerWithPassword} refused; stable values for the sign-up page. */
-export type RegisterErrorCode = 'InvalidEmail' | 'PasswordTooShort' | 'PasswordTooLong' | 'EmailInUse';
+/**
+ * Why {@link registerWithPassword} refused; stable values for the sign-up page. `Unavailable`:
+ * the adapter failed (the store is down), a 503 for the page; the others are the visitor's
+ * input, a 400.
+ */
+export type RegisterErrorCode = 'InvalidEmail' | 'PasswordTooShort' | 'PasswordTooLong' | 'EmailInUse' | 'Unavailable';
 
 /** Result of {@link registerWithPassword}. `message` is safe to show to the user. */
 export type RegisterResult =
@@ -78,14 +84,31 @@ const refuse = (code: RegisterErrorCode, message: string): RegisterResult => ({ 
 
 /**
  * Creates a user and a `credentials` account holding the password hash. Inputs are raw form
- * values (`FormDataEntryValue | null`). Bad input is returned as `{ ok: false, code }`, never
- * thrown; adapter failures do throw. Email is trimmed and lowercased; password is 8..1024
+ * values (`FormDataEntryValue | null`). Email is trimmed and lowercased; password is 8..1024
  * characters. If linking the account fails, the new user is deleted again when the adapter can.
+ * Never throws: bad input is `{ ok: false, code }`, and so is a failing adapter (`Unavailable`,
+ * the {@link AdapterError} naming the method logged with `console.error`).
  */
 export async function registerWithPassword(
 	adapter: RegisterAdapter,
 	input: { email: unknown; password: unknown }
 ): Promise<RegisterResult> {
+	try {
+		return await register(adapter, input);
+	} catch (err) {
+		if (!(err instanceof AdapterError)) throw err;
+		console.error(err);
+		return refuse('Unavailable', 'Sign-up is unavailable for a moment. Please try again shortly.');
+	}
+}
+
+async function register(store: RegisterAdapter, input: { email: unknown; password: unknown }): Promise<RegisterResult> {
+	const adapter = {
+		getUserByEmail: adapterMethod(store, 'getUserByEmail')!,
+		createUser: adapterMethod(store, 'createUser')!,
+		linkAccount: adapterMethod(store, 'linkAccount')!,
+		deleteUser: adapterMethod(store, 'deleteUser')
+	};
 	const email = typeof input.email === 'string' ? normalizeEmail(input.email) : '';
 	if (!isEmail(email)) return refuse('InvalidEmail', 'Enter a valid email address.');
 	const password = typeof input.password === 'string' ? input.password : '';

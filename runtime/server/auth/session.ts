@@ -44,15 +44,13 @@ type NeededMethod<K extends keyof Adapter> = (
 ) => Promise<Awaited<ReturnType<NonNullable<Adapter[K]>>>>;
 
 /**
- * An adapter method the flow needs, bound to the adapter. Its failures, a rejected promise or a
- * synchronous throw from an adapter that breaks the contract, reject with {@link AdapterError}
- * naming the method, the adapter's error as `cause.err`.
- * @throws {MissingAdapter} no adapter, or it lacks `method` (the message names it).
+ * `adapter[method]` bound to the adapter, or undefined when it lacks the method. Its failures,
+ * a rejected promise or a synchronous throw from an adapter that breaks the contract, reject
+ * with {@link AdapterError} naming the method, the adapter's error as `cause.err`.
  */
-export function need<K extends keyof Adapter>(config: ResolvedConfig, method: K): NeededMethod<K> {
-	const adapter = config.adapter;
+export function adapterMethod<K extends keyof Adapter>(adapter: Adapter | undefined, method: K): NeededMethod<K> | undefined {
 	const fn = adapter?.[method] as ((...args: unknown[]) => unknown) | undefined;
-	if (!fn) throw new MissingAdapter(`The adapter has no ${method}() method.`);
+	if (!fn) return undefined;
 	const call = async (...args: unknown[]) => {
 		try {
 			return await fn.apply(adapter, args);
@@ -61,6 +59,16 @@ export function need<K extends keyof Adapter>(config: ResolvedConfig, method: K)
 		}
 	};
 	return call as NeededMethod<K>;
+}
+
+/**
+ * An adapter method the flow needs: {@link adapterMethod} of the config's adapter.
+ * @throws {MissingAdapter} no adapter, or it lacks `method` (the message names it).
+ */
+export function need<K extends keyof Adapter>(config: ResolvedConfig, method: K): NeededMethod<K> {
+	const call = adapterMethod(config.adapter, method);
+	if (!call) throw new MissingAdapter(`The adapter has no ${method}() method.`);
+	return call;
 }
 
 const toSessionUser = (token: JWT): User => ({ id: token.sub, name: token.name, email: token.email, image: token.picture });
