@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { build, copyFixture, install, removeApp, repoRoot, runCli } from '../e2e/harness/app.js';
 import { node22 } from '../e2e/harness/node.js';
-import { postgresDatabase } from '../e2e/harness/postgres.js';
+import { postgresDatabase } from '../e2e/harness/databases.js';
 
 /** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-idp' | 'ours-db-sqlite' | 'ours-db-postgres' | 'authjs'} AppName */
 
@@ -156,7 +156,7 @@ export const DEMO = { email: 'demo@example.com', password: 'correct horse batter
 /**
  * Copy the kit's fixture, apply the CLI (ours*) and the layers, install, build;
  * `ours-db-postgres` first gets a database of its own on the machine's PostgreSQL
- * (e2e/harness/postgres.js), and its tables after the install. On failure, nothing is left.
+ * (e2e/harness/databases.js), and its tables after the install. On failure, nothing is left.
  * With `keep`, the app lives in `<tmpdir>/create-auth-e2e-bench-kit<major>-<name>` and survives
  * the run; a later `keep` run starts from a fresh fixture copy there but reuses its
  * `node_modules` (npm install then has little to do; better-sqlite3 is not compiled again).
