@@ -1,7 +1,8 @@
 /**
  * The `database` session strategy end to end: `create-auth --yes --strategy database` with the
- * SQLite adapter and with the PostgreSQL adapter on the machine's server (a database of its
- * own, whose tables the CLI creates right after the install), then svelte-check, build,
+ * SQLite adapter, and with the PostgreSQL and MySQL adapters on the machine's PostgreSQL and
+ * MariaDB servers (a database of its own each, whose tables the CLI creates right after the
+ * install), then svelte-check, build,
  * preview and Chromium through every credentials flow; the session rows are read in the
  * database itself: one after sign-in, none after sign-out.
  */
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsFlows, EMAIL } from './credentials-flow.js';
 import { build, check, copyFixture, removeApp, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
-import { postgresDatabase } from './harness/postgres.js';
+import { mysqlDatabase, postgresDatabase } from './harness/databases.js';
 
 interface Store {
 	args: string[];
@@ -35,17 +36,22 @@ const STORES: Array<{ name: string; open(): Promise<Store> }> = [
 			drop: async () => undefined
 		})
 	},
-	{
-		name: 'PostgreSQL',
-		async open() {
-			const database = await postgresDatabase('e2e');
+	...(
+		[
+			['PostgreSQL', 'postgres', postgresDatabase],
+			['MariaDB', 'mysql', mysqlDatabase]
+		] as const
+	).map(([name, adapter, create]) => ({
+		name,
+		async open(): Promise<Store> {
+			const database = await create('e2e');
 			return {
-				args: ['--adapter', 'postgres', '--database-url', database.url],
-				count: (_appDir, table) => database.count(table),
+				args: ['--adapter', adapter, '--database-url', database.url],
+				count: (_appDir: string, table: string) => database.count(table),
 				drop: () => database.drop()
 			};
 		}
-	}
+	}))
 ];
 
 describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript app', ({ name, open }) => {
@@ -73,9 +79,9 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		await store?.drop();
 	});
 
-	if (name === 'PostgreSQL') {
+	if (name !== 'SQLite') {
 		it('creates the auth tables right after the install, and says so', async () => {
-			expect(cli.stdout).toMatch(/Applied 0001_auth_tables\.sql to postgres:\/\//);
+			expect(cli.stdout).toMatch(new RegExp(`Applied 0001_auth_tables\\.sql to ${store.args[1]}://`));
 			expect(await store.count(appDir, 'auth_migrations')).toBe(1);
 		});
 	}
