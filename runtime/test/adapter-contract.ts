@@ -97,12 +97,15 @@ export function describeAdapterContract(
 			expect(await adapter.getUser(user.id)).toEqual(updated);
 		});
 
-		itWith(['getUser', 'getUserByEmail', 'getUserByAccount', 'getAccount', 'getSessionAndUser', 'getAuthenticator'], 'returns null for what is absent', async () => {
+		itWith(['getUser', 'getUserByEmail', 'getUserByAccount', 'getAccount', 'getSessionAndUser'], 'returns null for what is absent', async () => {
 			expect(await adapter.getUser(crypto.randomUUID())).toBeNull();
 			expect(await adapter.getUserByEmail('nobody@example.com')).toBeNull();
 			expect(await adapter.getUserByAccount({ provider: 'github', providerAccountId: 'nobody' })).toBeNull();
 			expect(await adapter.getAccount('nobody', 'github')).toBeNull();
 			expect(await adapter.getSessionAndUser('no-such-session')).toBeNull();
+		});
+
+		itWith(['getAuthenticator'], 'returns null for an absent authenticator', async () => {
 			expect(await adapter.getAuthenticator('no-such-credential')).toBeNull();
 		});
 
