@@ -1,7 +1,9 @@
+import type { DrizzleDialect } from './drizzle.js';
 import type { SqlDialectId } from './migrate.js';
+import type { Project } from './project.js';
 
 /** Adapter ids, in the order the prompt offers them; `sqlite` is the embedded default. */
-export const ADAPTER_IDS = ['sqlite', 'postgres', 'mysql', 'memory'] as const;
+export const ADAPTER_IDS = ['sqlite', 'postgres', 'mysql', 'drizzle', 'hosted-db', 'memory'] as const;
 export type AdapterId = (typeof ADAPTER_IDS)[number];
 
 /**
@@ -16,6 +18,8 @@ export interface AdapterScaffold {
 	hint: string;
 	/** The function of its runtime module that makes the adapter, as `src/auth.ts` imports it. */
 	factory: string;
+	/** Other names its declaration imports from that module (a client it constructs). */
+	alsoImports?: string[];
 	/** Runtime modules under `server/auth/adapters/` besides `types.ts`, without extension. */
 	modules: string[];
 	/** The dialect whose `migrations/<dialect>/*.sql` are vendored and applied by `create-auth migrate`. */
@@ -25,15 +29,32 @@ export interface AdapterScaffold {
 	devDependencies: string[];
 	/** Packages whose install scripts must run (native addons). */
 	builds: string[];
-	/** The variable its declaration reads, with what a first run writes to `.env`. */
-	env?: { key: string; description: string; value: string; example: string };
+	/** The variables its declaration reads, in that order, with what a first run writes to `.env`. */
+	env: AdapterEnvVar[];
 	/** The database file its variable names, and the file `src/auth.ts` opens when it is unset. */
 	file?: { key: string; default: string };
 	/** Files the app's `.gitignore` should list (a local database). */
 	ignore: string[];
+	/**
+	 * The adapter works on the app's own Drizzle `db` and schema (`project.drizzle`): offered only
+	 * to apps that have them, its tables vendored for the app's dialect and re-exported from the
+	 * app's schema file, and created by the app's `db:push`.
+	 */
+	drizzle?: true;
 }
 
-const DATABASE_URL = 'DATABASE_URL';
+/** The variable of a database server's connection URL (`--database-url` fills it). */
+export const DATABASE_URL = 'DATABASE_URL';
+
+/** A variable an adapter's declaration reads. */
+export interface AdapterEnvVar {
+	key: string;
+	description: string;
+	/** What a first run writes to `.env` (empty: for the user to fill in). */
+	value: string;
+	/** What `.env.example` shows; never a secret. */
+	example: string;
+}
 
 export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
@@ -45,7 +66,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		dependencies: ['better-sqlite3'],
 		devDependencies: ['@types/better-sqlite3'],
 		builds: ['better-sqlite3'],
-		env: { key: 'AUTH_SQLITE_FILE', description: 'SQLite file holding users, accounts and sessions.', value: 'auth.sqlite', example: 'auth.sqlite' },
+		env: [{ key: 'AUTH_SQLITE_FILE', description: 'SQLite file holding users, accounts and sessions.', value: 'auth.sqlite', example: 'auth.sqlite' }],
 		file: { key: 'AUTH_SQLITE_FILE', default: 'auth.sqlite' },
 		ignore: ['/auth.sqlite*']
 	},
@@ -59,12 +80,14 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		dependencies: ['pg'],
 		devDependencies: ['@types/pg'],
 		builds: [],
-		env: {
-			key: DATABASE_URL,
-			description: 'PostgreSQL connection URL: postgres://user:password@host:5432/database',
-			value: 'postgres://postgres@127.0.0.1:5432/postgres',
-			example: 'postgres://user:password@host:5432/database'
-		},
+		env: [
+			{
+				key: DATABASE_URL,
+				description: 'PostgreSQL connection URL: postgres://user:password@host:5432/database',
+				value: 'postgres://postgres@127.0.0.1:5432/postgres',
+				example: 'postgres://user:password@host:5432/database'
+			}
+		],
 		ignore: []
 	},
 	{
@@ -77,12 +100,44 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		dependencies: ['mysql2'],
 		devDependencies: [],
 		builds: [],
-		env: {
-			key: DATABASE_URL,
-			description: 'MySQL or MariaDB connection URL: mysql://user:password@host:3306/database',
-			value: 'mysql://root@127.0.0.1:3306/test',
-			example: 'mysql://user:password@host:3306/database'
-		},
+		env: [
+			{
+				key: DATABASE_URL,
+				description: 'MySQL or MariaDB connection URL: mysql://user:password@host:3306/database',
+				value: 'mysql://root@127.0.0.1:3306/test',
+				example: 'mysql://user:password@host:3306/database'
+			}
+		],
+		ignore: []
+	},
+	{
+		id: 'drizzle',
+		factory: 'DrizzleAdapter',
+		label: 'Drizzle',
+		hint: "your app's Drizzle db and schema; tables created with npm run db:push",
+		modules: ['drizzle', 'sql'],
+		env: [],
+		dependencies: [],
+		devDependencies: [],
+		builds: [],
+		ignore: [],
+		drizzle: true
+	},
+	{
+		id: 'hosted-db',
+		factory: 'HostedDbAdapter',
+		alsoImports: ['HostedDbClient'],
+		label: 'Hosted database',
+		hint: 'a record API (Xata-style) with the authlib_* tables',
+		modules: ['hosted-db', 'hosted-db-client'],
+		env: [
+			{ key: 'AUTH_HOSTED_DB_URL', description: 'The hosted database, without its branch: https://<workspace>/db/<database>', value: '', example: 'https://workspace.example.com/db/app' },
+			{ key: 'AUTH_HOSTED_DB_API_KEY', description: "The hosted database's API key. Keep it secret.", value: '', example: '' },
+			{ key: 'AUTH_HOSTED_DB_BRANCH', description: 'Its branch (default main).', value: 'main', example: 'main' }
+		],
+		dependencies: [],
+		devDependencies: [],
+		builds: [],
 		ignore: []
 	},
 	{
@@ -91,6 +146,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		label: 'Memory',
 		hint: 'for demos and tests: everything is lost on restart',
 		modules: ['memory'],
+		env: [],
 		dependencies: [],
 		devDependencies: [],
 		builds: [],
@@ -103,14 +159,22 @@ export function findAdapter(id: string): AdapterScaffold | undefined {
 	return ADAPTERS.find((adapter) => adapter.id === id);
 }
 
+/** The adapters that fit the app, in prompt order: all but Drizzle, which needs the app's own. */
+export function adaptersFor(project: Pick<Project, 'drizzle'>): AdapterScaffold[] {
+	return ADAPTERS.filter((adapter) => !adapter.drizzle || project.drizzle);
+}
+
 /**
  * Whether a vendored runtime file (keyed like `server/auth/adapters/sql.ts`) belongs to another
- * adapter than `adapter`, and so stays out of the app: an app never imports a driver it lacks.
+ * adapter than `adapter`, or to another dialect than the app's, and so stays out of the app: an
+ * app never imports a driver it lacks. `migrations/<dialect>/` follow the adapter's dialect;
+ * `drizzle-schema/<dialect>.ts`, the dialect of the app's Drizzle setup.
  */
-export function isOtherAdaptersFile(file: string, adapter: AdapterScaffold): boolean {
-	const match = /^server\/auth\/adapters\/(?:migrations\/([^/]+)\/.*|([^/]+)\.ts)$/.exec(file);
+export function isOtherAdaptersFile(file: string, adapter: AdapterScaffold, drizzleDialect: DrizzleDialect | undefined): boolean {
+	const match = /^server\/auth\/adapters\/(?:migrations\/([^/]+)\/.*|drizzle-schema\/([^/]+)\.ts|([^/]+)\.ts)$/.exec(file);
 	if (!match) return false;
-	const [, dialect, module] = match;
+	const [, dialect, schemaDialect, module] = match;
 	if (dialect !== undefined) return dialect !== adapter.migrations;
+	if (schemaDialect !== undefined) return !adapter.drizzle || schemaDialect !== drizzleDialect;
 	return module !== 'types' && !adapter.modules.includes(module!);
 }

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ANSWERS } from './answers.js';
+import { adaptersFor } from './adapters.js';
 import { askMissing } from './ask.js';
 
 const ENTER = '\r';
@@ -23,7 +24,7 @@ function scripted(keys: string[]) {
 describe('askMissing', () => {
 	it('asks only what the flags left out, and Enter accepts the defaults', async () => {
 		const session = scripted([ENTER, ENTER]);
-		const answers = await askMissing({ providers: 'credentials', strategy: 'jwt' }, session.streams);
+		const answers = await askMissing({ providers: 'credentials', strategy: 'jwt' }, adaptersFor({}), session.streams);
 		session.stop();
 		expect(answers).toEqual(DEFAULT_ANSWERS);
 		expect(session.screen()).toContain('Where do users and accounts live?');
@@ -33,14 +34,27 @@ describe('askMissing', () => {
 
 	it('takes typed prefixes', async () => {
 		const session = scripted([ENTER, ENTER, ENTER, ...',/admin', ENTER]);
-		const answers = await askMissing({}, session.streams);
+		const answers = await askMissing({}, adaptersFor({}), session.streams);
 		session.stop();
 		expect(answers.protect).toEqual(['/account', '/admin']);
 	});
 
+	it('offers Drizzle, preselected, only to an app that has a Drizzle setup', async () => {
+		const without = scripted([ENTER, ENTER]);
+		await askMissing({ providers: 'credentials', strategy: 'database' }, adaptersFor({}), without.streams);
+		without.stop();
+		expect(without.screen()).not.toContain('Drizzle');
+		const withDrizzle = scripted([ENTER, ENTER]);
+		const drizzle = { dialect: 'sqlite', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' } as const;
+		const answers = await askMissing({ providers: 'credentials', strategy: 'database' }, adaptersFor({ drizzle }), withDrizzle.streams);
+		withDrizzle.stop();
+		expect(withDrizzle.screen()).toContain("your app's Drizzle db and schema");
+		expect(answers.adapter).toBe('drizzle');
+	});
+
 	it('turns a cancelled prompt into E_CANCELLED', async () => {
 		const session = scripted([CTRL_C]);
-		await expect(askMissing({}, session.streams)).rejects.toMatchObject({ code: 'E_CANCELLED' });
+		await expect(askMissing({}, adaptersFor({}), session.streams)).rejects.toMatchObject({ code: 'E_CANCELLED' });
 		session.stop();
 	});
 });

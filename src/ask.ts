@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import * as prompts from '@clack/prompts';
-import { ADAPTERS } from './adapters.js';
+import { ADAPTERS, type AdapterScaffold } from './adapters.js';
 import { DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type Strategy } from './answers.js';
 import { CliError } from './errors.js';
 import { PROVIDERS } from './providers/index.js';
@@ -37,10 +37,12 @@ export interface PromptStreams {
 /**
  * Asks, with @clack/prompts, for every answer the flags did not give.
  *
+ * @param adapters the adapters that fit the app (`adaptersFor`), in prompt order; Drizzle's,
+ *   when offered, is preselected: the app's own database
  * @throws {CliError} `E_CANCELLED` when the user cancels a prompt (Ctrl-C / Esc); nothing has
  *   been written at that point
  */
-export async function askMissing(given: GivenAnswers, streams: PromptStreams = {}): Promise<Answers> {
+export async function askMissing(given: GivenAnswers, adapters: readonly AdapterScaffold[], streams: PromptStreams = {}): Promise<Answers> {
 	const defaults = answersFromFlags(given);
 	const providers =
 		given.providers !== undefined
@@ -72,8 +74,8 @@ export async function askMissing(given: GivenAnswers, streams: PromptStreams = {
 					await prompts.select<AdapterId>({
 						...streams,
 						message: 'Where do users and accounts live?',
-						options: ADAPTERS.map(({ id, label, hint }) => ({ value: id, label, hint })),
-						initialValue: DEFAULT_ANSWERS.adapter
+						options: adapters.map(({ id, label, hint }) => ({ value: id, label, hint })),
+						initialValue: adapters.find((scaffold) => scaffold.drizzle)?.id ?? DEFAULT_ANSWERS.adapter
 					})
 				);
 	const protect =

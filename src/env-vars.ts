@@ -1,5 +1,5 @@
 import type { Answers } from './answers.js';
-import { findAdapter } from './adapters.js';
+import { DATABASE_URL, findAdapter } from './adapters.js';
 import { findProvider } from './providers/index.js';
 
 /** An environment variable the generated code reads. */
@@ -26,9 +26,9 @@ export interface AuthEnvVar {
  *   local server's (only written when `.env` has no DATABASE_URL)
  */
 export function authEnvVars(answers: Answers, authSecret: string, databaseUrl?: string): AuthEnvVar[] {
-	const adapterEnv = findAdapter(answers.adapter)?.env;
+	const adapterEnv = findAdapter(answers.adapter)?.env ?? [];
 	return [
-		...(adapterEnv ? [{ ...adapterEnv, value: (adapterEnv.key === 'DATABASE_URL' && databaseUrl) || adapterEnv.value }] : []),
+		...adapterEnv.map((variable) => ({ ...variable, value: (variable.key === DATABASE_URL && databaseUrl) || variable.value })),
 		...answers.providers.flatMap((id) =>
 			(findProvider(id)?.env ?? []).map(({ key, description }) => ({ key, description, value: '', example: '' }))
 		),

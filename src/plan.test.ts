@@ -475,6 +475,7 @@ describe('planInit for each adapter and session strategy', () => {
 		['sqlite', ['sql.ts', 'sqlite.ts', 'types.ts']],
 		['postgres', ['migrations/postgres/0001_auth_tables.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
 		['mysql', ['migrations/mysql/0001_auth_tables.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
+		['hosted-db', ['hosted-db-client.ts', 'hosted-db.ts', 'types.ts']],
 		['memory', ['memory.ts', 'types.ts']]
 	] as const)('vendors only the %s adapter’s modules and migrations', async (adapter, files) => {
 		expect(adapterFiles(await planWith(adapter))).toEqual(files);
@@ -497,6 +498,17 @@ describe('planInit for each adapter and session strategy', () => {
 		expect(contentOf(plan, '.gitignore')?.includes('/auth.sqlite*') ?? false).toBe(adapter === 'sqlite');
 	});
 
+	it('hosted-db: src/auth.ts makes the client and the adapter from its variables, written empty to .env for the user', async () => {
+		const plan = await planWith('hosted-db', 'database');
+		const auth = contentOf(plan, 'src/auth.ts')!;
+		expect(auth).toContain("import { HostedDbAdapter, HostedDbClient } from '$lib/server/auth/adapters/hosted-db';");
+		expect(auth).toContain('databaseURL: env.AUTH_HOSTED_DB_URL,');
+		expect(auth).toContain('apiKey: env.AUTH_HOSTED_DB_API_KEY,');
+		expect(contentOf(plan, '.env')).toMatch(/^AUTH_HOSTED_DB_URL=$/m);
+		expect(contentOf(plan, '.env')).toMatch(/^AUTH_HOSTED_DB_BRANCH=main$/m);
+		expect(contentOf(plan, '.env.example')).toContain('AUTH_HOSTED_DB_URL=https://workspace.example.com/db/app');
+	});
+
 	it('writes --database-url to .env and only a placeholder to .env.example', async () => {
 		const url = 'postgres://app:s3cret@db.internal:5432/app';
 		const plan = await planWith('postgres', 'database', { databaseUrl: url });
@@ -507,6 +519,30 @@ describe('planInit for each adapter and session strategy', () => {
 
 	it('renders the database strategy into the config', async () => {
 		expect(contentOf(await planWith('postgres', 'database'), 'src/auth.ts')).toContain("session: { strategy: 'database' },");
+	});
+
+	it('drizzle: vendors the adapter and the auth tables of the app’s dialect only, re-exports them from its schema, and uses its db', async () => {
+		const existing = await detectProject(fixturePath('kit2-existing'));
+		expect(existing.drizzle).toEqual({ dialect: 'sqlite', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' });
+		const answers: Answers = { ...DEFAULT_ANSWERS, adapter: 'drizzle', strategy: 'database' };
+		const plan = await planInit({ ...base, answers, project: existing });
+		expect(adapterFiles(plan)).toEqual(['drizzle-schema/sqlite.ts', 'drizzle.ts', 'sql.ts', 'types.ts']);
+		const schema = contentOf(plan, 'src/lib/server/db/schema.ts')!;
+		expect(schema.startsWith(existing.files['src/lib/server/db/schema.ts']!)).toBe(true);
+		expect(schema).toContain("export * from '../auth/adapters/drizzle-schema/sqlite';");
+		const auth = contentOf(plan, 'src/auth.ts')!;
+		expect(auth).toContain("import { db } from '$lib/server/db';");
+		expect(auth).toContain("export const adapter = DrizzleAdapter(db, { dialect: 'sqlite' });");
+		// No driver of ours: the app's Drizzle brings its own.
+		const { dependencies } = JSON.parse(contentOf(plan, 'package.json')!);
+		expect(Object.keys(dependencies).filter((name) => !(name in JSON.parse(existing.packageJson).dependencies))).toEqual(['jose', 'oauth-1.0a', 'oauth4webapi']);
+		const again = await planInit({ ...base, answers, project: applied(existing, plan) });
+		expect(again.operations).toEqual([]);
+	});
+
+	it('drizzle in an app without a Drizzle setup is E_DRIZZLE_MISSING, and nothing is planned', async () => {
+		expect(fixture.drizzle).toBeUndefined();
+		await expect(planWith('drizzle')).rejects.toMatchObject({ code: 'E_DRIZZLE_MISSING', hint: expect.stringContaining('sv add drizzle') });
 	});
 
 	it('switching the adapter on regenerate swaps the vendored modules: the old one is deleted while unchanged', async () => {

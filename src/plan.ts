@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { findAdapter, isOtherAdaptersFile } from './adapters.js';
 import type { Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
@@ -11,6 +12,7 @@ import { addTokenTypes } from './edits/token-types.js';
 import { composeHooks } from './edits/hooks.js';
 import { mergeLayoutLoad } from './edits/layout.js';
 import { addDependencies, addSubpathImports, allowBuildScripts } from './edits/package-json.js';
+import { addSchemaExport } from './edits/drizzle-schema.js';
 import { authEnvVars } from './env-vars.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Formatter } from './format.js';
@@ -71,6 +73,7 @@ const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
 const LAYOUT_EDITS = ['load: session'];
 const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
 const TOKEN_TYPES_EDITS = ['Session: idp token fields', 'JWT: idp token fields'];
+const DRIZZLE_SCHEMA_EDITS = ['export: auth tables'];
 
 /**
  * Turns (project, answers, tool version, manifest) into file operations. Pure: the same input
@@ -89,7 +92,8 @@ const TOKEN_TYPES_EDITS = ['Session: idp token fields', 'JWT: idp token fields']
  * left alone and its manual step listed in `pending`.
  *
  * @throws {CliError} `E_UNRESOLVED_CONFLICTS` while a file the last run left conflicted still
- *   holds markers; `E_UNKNOWN_FILE` for a `restore` path the tool does not generate
+ *   holds markers; `E_UNKNOWN_FILE` for a `restore` path the tool does not generate;
+ *   `E_DRIZZLE_MISSING` for the Drizzle adapter in an app without a Drizzle setup
  */
 export async function planInit(input: PlanInput): Promise<Plan> {
 	const { project, answers } = input;
@@ -103,9 +107,16 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 			'Resolve each <<<<<<< … >>>>>>> region (keep the lines you want, delete the markers), then run the command again.'
 		);
 	}
+	if (adapter.drizzle && !project.drizzle) {
+		throw new CliError(
+			'E_DRIZZLE_MISSING',
+			'The Drizzle adapter needs the app\'s Drizzle setup, and this app has none create-auth can use.',
+			'Add one with npx sv add drizzle (drizzle.config.ts with a dialect and a schema file in src/lib, and src/lib/server/db/index.ts exporting db), or choose another --adapter.'
+		);
+	}
 	const render = createRenderer(input.templates);
 	const contextOf = (given: Answers) =>
-		templateContext(given, project.kit, authEnvVars(given, input.authSecret, input.databaseUrl).map((variable) => variable.key), project.typescript);
+		templateContext(given, project.kit, authEnvVars(given, input.authSecret, input.databaseUrl).map((variable) => variable.key), project.typescript, project.drizzle);
 	const envVars = authEnvVars(answers, input.authSecret, input.databaseUrl);
 	const context = contextOf(answers);
 	// The rendering of the answers the app was last written with, when they changed.
@@ -155,7 +166,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's modules and
 	// migrations, so the app never imports a driver it lacks.
 	for (const [file, content] of Object.entries(input.runtime).sort(([a], [b]) => a.localeCompare(b))) {
-		if (isOtherAdaptersFile(file, adapter)) continue;
+		if (isOtherAdaptersFile(file, adapter, project.drizzle?.dialect)) continue;
 		await own(`${project.libDir}/${file}`, 'managed', content);
 	}
 
@@ -243,6 +254,15 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		const result = addEnvVariables(project.files[envModule] ?? (await created(envModule, 'env.ts.hbs')), envVars);
 		pending(result.pending);
 		patch(envModule, result.content, result.pending ? [] : envVars.map((variable) => `variables.${variable.key}`));
+	}
+	// Drizzle: the auth tables join the app's schema, where drizzle-kit finds them.
+	if (adapter.drizzle && project.drizzle) {
+		const { schema, dialect } = project.drizzle;
+		const target = `${project.libDir}/server/auth/adapters/drizzle-schema/${dialect}`;
+		const relative = path.posix.relative(path.posix.dirname(schema), target);
+		const result = addSchemaExport(project.files[schema] ?? '', relative.startsWith('.') ? relative : `./${relative}`, schema);
+		pending(result.pending);
+		patch(schema, result.content, result.pending ? [] : DRIZZLE_SCHEMA_EDITS);
 	}
 	const gitignore = project.files['.gitignore'];
 	if (gitignore !== undefined && adapter.ignore.length > 0) {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { detectDrizzle, DRIZZLE_CONFIGS, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
 import { enablesExplicitEnv, kitMajor, libFolder, type KitShape } from './kit.js';
 
@@ -28,6 +29,8 @@ export interface Project {
 	 * app-relative POSIX path; a path maps to `undefined` when the file does not exist.
 	 */
 	files: Record<string, string | undefined>;
+	/** The app's Drizzle setup (`sv add drizzle`), when it has one we can use; its schema file is in `files`. */
+	drizzle?: DrizzleSetup;
 }
 
 /**
@@ -62,7 +65,8 @@ export const WATCHED_FILES = [
 	'.env.example',
 	'.gitignore',
 	'pnpm-workspace.yaml',
-	'.create-auth/manifest.json'
+	'.create-auth/manifest.json',
+	...DRIZZLE_CONFIGS
 ] as const;
 
 /**
@@ -124,6 +128,16 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 	for (const dir of VENDOR_DIRS) {
 		Object.assign(files, await readTree(path.join(root, libDir, dir), `${libDir}/${dir}`));
 	}
+	// Drizzle: the schema file its config names (patched), and the module that exports `db`.
+	const schema = drizzleSchemaPath(files);
+	if (schema) {
+		await Promise.all(
+			[schema, ...drizzleDbCandidates(schema)].map(async (file) => {
+				files[file] = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
+			})
+		);
+	}
+	const drizzle = detectDrizzle(files, libDir);
 	const installed = await readFile(path.join(root, 'node_modules/@sveltejs/kit/package.json'), 'utf8')
 		.then((text) => (JSON.parse(text) as { version?: string }).version)
 		.catch(() => undefined);
@@ -137,7 +151,8 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 		typescript: existsSync(path.join(root, 'tsconfig.json')),
 		packageManager: detectPackageManager(root, userAgent),
 		packageJson,
-		files
+		files,
+		...(drizzle ? { drizzle } : {})
 	};
 }
 

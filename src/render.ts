@@ -2,6 +2,7 @@ import Handlebars from 'handlebars';
 import { findAdapter } from './adapters.js';
 import type { Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
+import type { DrizzleSetup } from './drizzle.js';
 import type { KitShape } from './kit.js';
 import { findProvider, type ProviderImport } from './providers/index.js';
 
@@ -22,8 +23,13 @@ export interface TemplateContext {
 	imports: ProviderImport[];
 	/** Some provider signs in through a redirect (OAuth 2 / OpenID Connect). */
 	oauth: boolean;
-	/** The adapter's factory (`SQLiteAdapter`), its lib module, and its declaration's partial. */
-	adapter: { factory: string; module: string; partial: string };
+	/**
+	 * The names `src/auth.ts` imports from the adapter's lib module (`SQLiteAdapter`; a client
+	 * too for some), that module, and its declaration's partial.
+	 */
+	adapter: { names: string; module: string; partial: string };
+	/** The app's Drizzle setup, when the adapter is Drizzle's: its dialect and schema file. */
+	drizzle?: { dialect: DrizzleSetup['dialect']; schema: string };
 	strategy: Answers['strategy'];
 	protect: string[];
 	kit: {
@@ -47,20 +53,32 @@ export interface TemplateContext {
  *
  * @param names the variables `src/auth.ts` reads, in that order (see `authEnvVars`)
  * @param typescript the app's language: TypeScript, or JavaScript with JSDoc types
+ * @param drizzle the app's Drizzle setup, if any (used when the adapter is Drizzle's)
  */
-export function templateContext(answers: Answers, kit: KitShape, names: readonly string[], typescript: boolean): TemplateContext {
+export function templateContext(
+	answers: Answers,
+	kit: KitShape,
+	names: readonly string[],
+	typescript: boolean,
+	drizzle?: DrizzleSetup
+): TemplateContext {
 	const scaffolds = answers.providers.flatMap((id) => findProvider(id) ?? []);
+	const adapter = findAdapter(answers.adapter)!;
+	const onDrizzle = adapter.drizzle && drizzle;
+	// Drizzle's adapter takes the app's own `db`.
+	const adapterImports = onDrizzle ? [{ names: '{ db }', module: drizzle.db }] : [];
 	return {
 		typescript,
 		providers: Object.fromEntries(answers.providers.map((id) => [id, true])),
 		providerList: scaffolds.map(({ id }) => ({ id, partial: `providers/${id}` })),
-		imports: scaffolds.flatMap((scaffold) => scaffold.imports).sort((a, b) => a.module.localeCompare(b.module)),
+		imports: [...adapterImports, ...scaffolds.flatMap((scaffold) => scaffold.imports)].sort((a, b) => a.module.localeCompare(b.module)),
 		oauth: scaffolds.some((scaffold) => scaffold.type === 'oauth'),
 		adapter: {
-			factory: findAdapter(answers.adapter)!.factory,
+			names: [adapter.factory, ...(adapter.alsoImports ?? [])].sort().join(', '),
 			module: `server/auth/adapters/${answers.adapter}`,
 			partial: `adapters/${answers.adapter}`
 		},
+		...(onDrizzle ? { drizzle: { dialect: drizzle.dialect, schema: drizzle.schema } } : {}),
 		strategy: answers.strategy,
 		protect: answers.protect,
 		kit: { libImports: kit.libImports, explicitEnv: kit.explicitEnv, hookTypesInHooks: kit.major >= 3 },

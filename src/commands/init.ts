@@ -1,5 +1,5 @@
 import * as prompts from '@clack/prompts';
-import { findAdapter } from '../adapters.js';
+import { adaptersFor, DATABASE_URL, findAdapter } from '../adapters.js';
 import { equivalentCommand, validateAnswers, type Answers } from '../answers.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
@@ -32,7 +32,7 @@ export async function init(options: InitOptions): Promise<number> {
 	const app = await loadApp(options.cwd);
 	if (interactive) prompts.intro('create-auth');
 	if (app.manifest) return again(app, options, interactive);
-	const answers = validateAnswers(interactive ? await askMissing(options) : answersFromFlags(options));
+	const answers = validateAnswers(interactive ? await askMissing(options, adaptersFor(app.project)) : answersFromFlags(options));
 	const databaseUrl = options.databaseUrl ?? (interactive ? await askDatabaseUrl(app, answers) : undefined);
 	const outcome = await writeApp(app, answers, { ...options, databaseUrl });
 	if (options.dryRun || outcome.plan.operations.length === 0) return outcome.exitCode;
@@ -42,6 +42,7 @@ export async function init(options: InitOptions): Promise<number> {
 		...(outcome.neededNode ? [`Switch to Node ${outcome.neededNode} or later (nvm install 22, for example).`] : []),
 		...(outcome.installLeft ? [`${packageManager} install`] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.migrations ? ['npx create-auth migrate   (creates the auth tables at DATABASE_URL)'] : []),
+		...(outcome.installLeft && findAdapter(answers.adapter)?.drizzle ? [`${packageManager} run db:push   (creates the auth tables with yours)`] : []),
 		...providerSteps(answers.providers),
 		`${packageManager} run dev`,
 		answers.providers.includes('credentials') ? 'Open /signup to create an account, then /account.' : 'Open /signin, then /account.',
@@ -98,8 +99,8 @@ async function again(app: LoadedApp, options: InitOptions, interactive: boolean)
 
 /** Asks for DATABASE_URL when the adapter connects to one and `.env` does not set it yet. */
 async function askDatabaseUrl(app: LoadedApp, answers: Answers): Promise<string | undefined> {
-	const env = findAdapter(answers.adapter)?.env;
-	if (env?.key !== 'DATABASE_URL' || /^DATABASE_URL=./m.test(app.project.files['.env'] ?? '')) return undefined;
+	const env = findAdapter(answers.adapter)?.env.find(({ key }) => key === DATABASE_URL);
+	if (!env || /^DATABASE_URL=./m.test(app.project.files['.env'] ?? '')) return undefined;
 	const url = await prompts.text({ message: `DATABASE_URL (${env.example})`, placeholder: env.value, defaultValue: env.value });
 	if (prompts.isCancel(url)) throw new CliError('E_CANCELLED', 'Cancelled. Nothing was written.');
 	return url;

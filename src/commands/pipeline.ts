@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as prompts from '@clack/prompts';
+import { findAdapter } from '../adapters.js';
 import type { Answers } from '../answers.js';
 import { applyOperations, recoverInterruptedRun } from '../apply.js';
 import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
@@ -142,7 +143,11 @@ export async function writeApp(
 			prompts.log.success(`Formatted ${count} files with the app's Prettier.`);
 		}
 		// A database adapter's tables: made now when the database is reachable and its driver installed.
-		const migrations = plan.operations.some((operation) => operation.content !== undefined && /\/server\/auth\/adapters\/migrations\//.test(operation.path));
+		const migrations = plan.operations.some(
+			(operation) =>
+				operation.content !== undefined &&
+				(/\/server\/auth\/adapters\/migrations\//.test(operation.path) || (findAdapter(answers.adapter)?.drizzle && operation.path === project.drizzle?.schema))
+		);
 		if (migrations && !neededNode && (installNow || !dependenciesChanged)) await (await import('./migrate.js')).migrateAfterWrite(project.root);
 		return { plan, neededNode, installLeft: dependenciesChanged && !installNow, exitCode };
 	} finally {

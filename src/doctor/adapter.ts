@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { findAdapter, type AdapterId, type AdapterScaffold } from '../adapters.js';
+import { DATABASE_URL, findAdapter, type AdapterId, type AdapterScaffold } from '../adapters.js';
 import { CliError } from '../errors.js';
 import { connectDatabase, pendingMigrations, readMigrations, redactUrl } from '../migrate.js';
 import { lookupEnv, type Check, type EnvSources } from './check.js';
@@ -104,9 +104,10 @@ export async function probeAdapter(root: string, adapter: AdapterId, env: EnvSou
 
 async function probeDatabase(root: string, libDir: string, scaffold: AdapterScaffold, env: EnvSources): Promise<DatabaseFacts | undefined> {
 	const dialect = scaffold.migrations;
-	if (!dialect || !scaffold.env) return undefined;
-	const url = lookupEnv(env, scaffold.env.key)?.value;
-	if (!url) return { state: 'unset', key: scaffold.env.key, example: scaffold.env.example };
+	const variable = scaffold.env.find(({ key }) => key === DATABASE_URL);
+	if (!dialect || !variable) return undefined;
+	const url = lookupEnv(env, variable.key)?.value;
+	if (!url) return { state: 'unset', key: variable.key, example: variable.example };
 	const migrations = await readMigrations(root, libDir, dialect);
 	let connection;
 	try {

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import mysql from 'mysql2/promise';
-import { sqlAdapter, type Row } from './sql.js';
+import { backtickIdentifiers, sqlAdapter, type Row } from './sql.js';
 import type { Adapter } from './types.js';
 
 /**
@@ -39,7 +39,7 @@ export function MySQLAdapter(options: MySQLAdapterOptions): Required<Adapter> {
 			if (Array.isArray(result)) return { rows: result as Row[], changes: 0 };
 			return { rows: [], changes: (result as mysql.ResultSetHeader).affectedRows };
 		},
-		rewrite: (text) => text.replaceAll('"', '`'),
+		rewrite: backtickIdentifiers,
 		encode: (value) => value
 	});
 }

@@ -37,6 +37,15 @@ export interface SqlDialect {
 	encode(value: Date | boolean): unknown;
 }
 
+/**
+ * MySQL's spelling of a statement written with `"double-quoted"` identifiers: backticks, since
+ * MySQL reads `"…"` as a string unless the server runs with ANSI_QUOTES.
+ */
+export const backtickIdentifiers = (text: string) => text.replaceAll('"', '`');
+
+/** A Date or boolean as our SQLite tables store it: epoch milliseconds, and 0 or 1. */
+export const sqliteValue = (value: Date | boolean) => (value instanceof Date ? value.getTime() : Number(value));
+
 /** The tables, prefixed so they cannot clash with the app's own. */
 const TABLES = {
 	users: 'auth_users',

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import Database from 'better-sqlite3';
-import { sqlAdapter, type Row } from './sql.js';
+import { sqlAdapter, sqliteValue, type Row } from './sql.js';
 import type { Adapter } from './types.js';
 
 /** Open this file (created if missing), or use a database you already opened. */
@@ -129,6 +129,6 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions): Required<Adapter> 
 			return { rows: [], changes: statement.run(...params).changes };
 		},
 		rewrite: (text) => text,
-		encode: (value) => (value instanceof Date ? value.getTime() : Number(value))
+		encode: sqliteValue
 	});
 }
