@@ -1,4 +1,5 @@
 import type { DrizzleDialect } from './drizzle.js';
+import type { AuthEnvVar } from './env-vars.js';
 import type { SqlDialectId } from './migrate.js';
 import type { Project } from './project.js';
 
@@ -46,15 +47,8 @@ export interface AdapterScaffold {
 /** The variable of a database server's connection URL (`--database-url` fills it). */
 export const DATABASE_URL = 'DATABASE_URL';
 
-/** A variable an adapter's declaration reads. */
-export interface AdapterEnvVar {
-	key: string;
-	description: string;
-	/** What a first run writes to `.env` (empty: for the user to fill in). */
-	value: string;
-	/** What `.env.example` shows; never a secret. */
-	example: string;
-}
+/** A variable an adapter's declaration reads; a first run always writes it (empty: for the user to fill in). */
+export type AdapterEnvVar = AuthEnvVar & { value: string };
 
 export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
