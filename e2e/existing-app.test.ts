@@ -1,11 +1,14 @@
 /**
- * An app with code of its own (e2e/fixtures/kit2-existing: Prettier, Drizzle on better-sqlite3,
- * its own `handle` and root layout load, a page that shows that load's data) and pnpm: the CLI
- * is run as `pnpm dlx create-auth` would run it (pnpm's `npm_config_user_agent`; the app has no
- * lock file yet), so create-auth itself installs the app with pnpm. Then: the user's hook and
- * load are composed, not replaced; the app type-checks, builds with `pnpm run build` and keeps
- * Prettier's style in the files create-auth wrote whole; Chromium signs up, in and out; a
- * regenerate writes nothing and doctor finds no error. One install, reused by every test.
+ * An app with code of its own (e2e/fixtures/kit2-existing: Prettier, Drizzle on better-sqlite3
+ * as `sv add drizzle` sets it up, its own `handle` and root layout load, a page that shows that
+ * load's data) and pnpm: the CLI is run as `pnpm dlx create-auth` would run it (pnpm's
+ * `npm_config_user_agent`; the app has no lock file yet), so create-auth itself installs the app
+ * with pnpm. `--yes --strategy database` chooses the Drizzle adapter, as Enter at the prompt
+ * would. Then: the auth tables are pushed with the app's drizzle-kit into its `local.db`; the
+ * user's hook and load are composed, not replaced; the app type-checks, builds with `pnpm run
+ * build` and keeps Prettier's style in the files create-auth wrote whole; Chromium signs up, in
+ * and out, with a session row in the app's database while signed in; a regenerate writes nothing
+ * and doctor finds no error. One install, reused by every test.
  *
  * Node 22: the app's better-sqlite3 (^13, shared with the SQLite adapter) needs it.
  * Machine prerequisite: pnpm on the PATH (`bash scripts/setup.sh`).
@@ -13,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, copyFixture, localBin, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
@@ -23,7 +27,7 @@ const PASSWORD = 'correct horse battery staple';
 /** What pnpm sets for the commands it runs (`pnpm dlx`, `pnpm create`). */
 const PNPM_USER_AGENT = 'pnpm/12.21.0 npm/? node/v22.23.3 linux x64';
 
-/** Every file of the app but dependencies, build output and the auth database: path → SHA-256 and mtime. */
+/** Every file of the app but dependencies, build output and its database: path → SHA-256 and mtime. */
 async function snapshot(appDir: string): Promise<Record<string, string>> {
 	const skip = new Set(['node_modules', '.svelte-kit', 'build']);
 	const files: Record<string, string> = {};
@@ -32,7 +36,7 @@ async function snapshot(appDir: string): Promise<Record<string, string>> {
 			const file = path.join(dir, entry.name);
 			if (entry.isDirectory()) {
 				if (!skip.has(entry.name)) await walk(file);
-			} else if (entry.isFile() && !entry.name.startsWith('auth.sqlite')) {
+			} else if (entry.isFile() && !entry.name.startsWith('local.db')) {
 				const [text, stat] = await Promise.all([fs.readFile(file), fs.stat(file)]);
 				files[path.relative(appDir, file)] = `${createHash('sha256').update(text).digest('hex')} ${stat.mtimeMs}`;
 			}
@@ -51,6 +55,17 @@ describe('an existing app with its own hook, layout load, Prettier and Drizzle, 
 	let server: Server | undefined;
 	let browser: Browser | undefined;
 	const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
+	/** Reads the app's database (`DATABASE_URL=local.db`); our better-sqlite3, since the app's is built for Node 22. */
+	const query = <T>(sql: string): T[] => {
+		const db = new Database(path.join(appDir, 'local.db'), { readonly: true });
+		try {
+			return db.prepare(sql).all() as T[];
+		} finally {
+			db.close();
+		}
+	};
+	const tables = () => query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map(({ name }) => name);
+	const count = (table: string) => query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)[0]!.n;
 
 	beforeAll(async () => {
 		toolchain = await node22();
@@ -58,7 +73,7 @@ describe('an existing app with its own hook, layout load, Prettier and Drizzle, 
 		if (pnpm?.exitCode !== 0) throw new Error('pnpm is not on the PATH: run `bash scripts/setup.sh` (as root) first');
 		appDir = await copyFixture('kit2-existing');
 		original = { hooks: await read('src/hooks.server.ts'), layout: await read('src/routes/+layout.server.ts') };
-		cli = await runCli(appDir, ['--yes', '--providers', 'credentials'], {
+		cli = await runCli(appDir, ['--yes', '--providers', 'credentials', '--strategy', 'database'], {
 			node: toolchain.node,
 			env: { ...toolchain.env, npm_config_user_agent: PNPM_USER_AGENT }
 		});
@@ -86,6 +101,17 @@ describe('an existing app with its own hook, layout load, Prettier and Drizzle, 
 		expect(manifest).not.toHaveProperty('allowScripts');
 		expect(manifest).not.toHaveProperty('pnpm');
 		expect(await read('node_modules/.modules.yaml')).toMatch(/"packageManager": "pnpm@/);
+	});
+
+	it("chooses the Drizzle adapter and pushes the auth tables, and only them, with the app's drizzle-kit into its database", async () => {
+		const manifest = JSON.parse(await read('.create-auth/manifest.json')) as { answers: { adapter: string; strategy: string } };
+		expect(manifest.answers).toMatchObject({ adapter: 'drizzle', strategy: 'database' });
+		expect(await read('src/auth.ts')).toContain("export const adapter = DrizzleAdapter(db, { dialect: 'sqlite' });");
+		expect(await read('src/lib/server/db/schema.ts')).toMatch(/\nexport \* from '\.\.\/auth\/adapters\/drizzle-schema\/sqlite';\n$/);
+		expect(cli.stdout).toContain('Created the auth tables with drizzle-kit push');
+		// The app's own `task` table is its own db:push to make.
+		expect(tables()).toEqual(['auth_accounts', 'auth_authenticators', 'auth_sessions', 'auth_users', 'auth_verification_tokens']);
+		await expect(fs.readdir(path.join(appDir, '.create-auth'))).resolves.toEqual(['manifest.json']);
 	});
 
 	it("composes the app's handle after authentication and authorization, keeping its lines, type and comment", async () => {
@@ -151,6 +177,7 @@ describe('an existing app with its own hook, layout load, Prettier and Drizzle, 
 		await page.waitForURL('**/signin?registered');
 		await fill('Sign in');
 		await page.waitForURL((target) => target.pathname === '/');
+		expect(count('auth_sessions')).toBe(1);
 
 		const signedIn = await page.goto(`${url}/about`);
 		expect(signedIn?.headers()['x-app-hook']).toBe('ran');
@@ -170,6 +197,7 @@ describe('an existing app with its own hook, layout load, Prettier and Drizzle, 
 		await expect.poll(() => page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
 		await page.getByRole('button', { name: 'Sign out' }).click();
 		await page.waitForURL((target) => target.pathname === '/');
+		expect(count('auth_sessions')).toBe(0);
 		await page.goto(`${url}/account`);
 		expect(new URL(page.url()).pathname).toBe('/signin');
 		await page.close();

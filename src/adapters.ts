@@ -28,7 +28,10 @@ export interface AdapterScaffold {
 	/** npm packages the adapter's module imports, and their types. */
 	dependencies: string[];
 	devDependencies: string[];
-	/** Packages whose install scripts must run (native addons). */
+	/**
+	 * Packages whose install scripts must run (native addons). Drizzle's are the app's own
+	 * driver's: see {@link buildsFor}.
+	 */
 	builds: string[];
 	/** The variables its declaration reads, in that order, with what a first run writes to `.env`. */
 	env: AdapterEnvVar[];
@@ -39,7 +42,7 @@ export interface AdapterScaffold {
 	/**
 	 * The adapter works on the app's own Drizzle `db` and schema (`project.drizzle`): offered only
 	 * to apps that have them, its tables vendored for the app's dialect and re-exported from the
-	 * app's schema file, and created by the app's `db:push`.
+	 * app's schema file, and created by the app's drizzle-kit (`pushAuthTables`).
 	 */
 	drizzle?: true;
 }
@@ -108,7 +111,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		id: 'drizzle',
 		factory: 'DrizzleAdapter',
 		label: 'Drizzle',
-		hint: "your app's Drizzle db and schema; tables created with npm run db:push",
+		hint: "your app's Drizzle db and schema; tables created with its drizzle-kit",
 		modules: ['drizzle', 'sql'],
 		env: [],
 		dependencies: [],
@@ -151,6 +154,20 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 /** The scaffold of an adapter id; undefined for an unknown one. */
 export function findAdapter(id: string): AdapterScaffold | undefined {
 	return ADAPTERS.find((adapter) => adapter.id === id);
+}
+
+/** Drivers Drizzle apps use whose install script builds a native addon (`sv add drizzle`'s SQLite default). */
+const NATIVE_DRIVERS = ['better-sqlite3'];
+
+/**
+ * Packages whose install scripts the adapter needs run: its own `builds`, and for Drizzle the
+ * app's native driver, which signs users in through the app's `db` (pnpm 10+ skips a build
+ * the app has not approved, and the app then fails at its first query).
+ *
+ * @param dependencies the app's `dependencies` and `devDependencies` (names)
+ */
+export function buildsFor(adapter: AdapterScaffold, dependencies: readonly string[]): string[] {
+	return adapter.drizzle ? NATIVE_DRIVERS.filter((name) => dependencies.includes(name)) : adapter.builds;
 }
 
 /** The adapters that fit the app, in prompt order: all but Drizzle, which needs the app's own. */

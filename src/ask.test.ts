@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ANSWERS } from './answers.js';
 import { adaptersFor } from './adapters.js';
-import { askMissing } from './ask.js';
+import { answersFromFlags, askMissing } from './ask.js';
 
 const ENTER = '\r';
 const CTRL_C = '\x03';
@@ -45,11 +45,18 @@ describe('askMissing', () => {
 		without.stop();
 		expect(without.screen()).not.toContain('Drizzle');
 		const withDrizzle = scripted([ENTER, ENTER]);
-		const drizzle = { dialect: 'sqlite', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' } as const;
+		const drizzle = { config: 'drizzle.config.ts', dialect: 'sqlite', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' } as const;
 		const answers = await askMissing({ providers: 'credentials', strategy: 'database' }, adaptersFor({ drizzle }), withDrizzle.streams);
 		withDrizzle.stop();
 		expect(withDrizzle.screen()).toContain("your app's Drizzle db and schema");
 		expect(answers.adapter).toBe('drizzle');
+	});
+
+	it('without prompts, gives what Enter at every prompt gives: Drizzle in a Drizzle app, SQLite elsewhere', () => {
+		const drizzle = { config: 'drizzle.config.ts', dialect: 'postgres', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' } as const;
+		expect(answersFromFlags({}, adaptersFor({}))).toEqual(DEFAULT_ANSWERS);
+		expect(answersFromFlags({}, adaptersFor({ drizzle }))).toEqual({ ...DEFAULT_ANSWERS, adapter: 'drizzle' });
+		expect(answersFromFlags({ adapter: 'postgres' }, adaptersFor({ drizzle })).adapter).toBe('postgres');
 	});
 
 	it('turns a cancelled prompt into E_CANCELLED', async () => {

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import * as prompts from '@clack/prompts';
-import { ADAPTERS, type AdapterScaffold } from './adapters.js';
+import type { AdapterScaffold } from './adapters.js';
 import { DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type Strategy } from './answers.js';
 import { CliError } from './errors.js';
 import { PROVIDERS } from './providers/index.js';
@@ -18,12 +18,25 @@ const STRATEGY_HINTS: Record<Strategy, string> = {
 	database: 'a row per session: sign-out ends it everywhere; one query per request'
 };
 
-/** Fills what the flags did not say with defaults, without prompting. */
-export function answersFromFlags(given: GivenAnswers): Answers {
+/**
+ * The adapter chosen when none is given: the app's own Drizzle `db` when Drizzle is among
+ * `adapters` (one connection, one migration story), else the embedded SQLite default.
+ */
+export function defaultAdapter(adapters: readonly AdapterScaffold[]): AdapterId {
+	return adapters.find((scaffold) => scaffold.drizzle)?.id ?? DEFAULT_ANSWERS.adapter;
+}
+
+/**
+ * Fills what the flags did not say with defaults, without prompting: the same answers a person
+ * who pressed Enter at every prompt would give.
+ *
+ * @param adapters the adapters that fit the app (`adaptersFor`); decides the default adapter
+ */
+export function answersFromFlags(given: GivenAnswers, adapters: readonly AdapterScaffold[]): Answers {
 	return {
 		providers: given.providers === undefined ? DEFAULT_ANSWERS.providers : splitList(given.providers),
 		strategy: (given.strategy ?? DEFAULT_ANSWERS.strategy) as Strategy,
-		adapter: (given.adapter ?? DEFAULT_ANSWERS.adapter) as AdapterId,
+		adapter: (given.adapter ?? defaultAdapter(adapters)) as AdapterId,
 		protect: given.protect === undefined ? DEFAULT_ANSWERS.protect : splitList(given.protect)
 	};
 }
@@ -43,7 +56,7 @@ export interface PromptStreams {
  *   been written at that point
  */
 export async function askMissing(given: GivenAnswers, adapters: readonly AdapterScaffold[], streams: PromptStreams = {}): Promise<Answers> {
-	const defaults = answersFromFlags(given);
+	const defaults = answersFromFlags(given, adapters);
 	const providers =
 		given.providers !== undefined
 			? defaults.providers
@@ -75,7 +88,7 @@ export async function askMissing(given: GivenAnswers, adapters: readonly Adapter
 						...streams,
 						message: 'Where do users and accounts live?',
 						options: adapters.map(({ id, label, hint }) => ({ value: id, label, hint })),
-						initialValue: adapters.find((scaffold) => scaffold.drizzle)?.id ?? DEFAULT_ANSWERS.adapter
+						initialValue: defaultAdapter(adapters)
 					})
 				);
 	const protect =

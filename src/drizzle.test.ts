@@ -24,6 +24,7 @@ describe('detectDrizzle', () => {
 		['turso', 'sqlite']
 	])("reads sv's config with dialect %s as %s, its schema file and the db module beside it", (dialect, ours) => {
 		expect(detectDrizzle({ 'drizzle.config.ts': config(dialect), ...DB }, 'src/lib')).toEqual({
+			config: 'drizzle.config.ts',
 			dialect: ours,
 			schema: 'src/lib/server/db/schema.ts',
 			db: 'server/db/index'
@@ -32,7 +33,7 @@ describe('detectDrizzle', () => {
 
 	it('reads a JavaScript config and a JavaScript db module', () => {
 		const files = { 'drizzle.config.js': config('sqlite', 'src/lib/server/db/schema.js'), 'src/lib/server/db/index.js': 'export const db = 1;' };
-		expect(detectDrizzle(files, 'src/lib')).toEqual({ dialect: 'sqlite', schema: 'src/lib/server/db/schema.js', db: 'server/db/index' });
+		expect(detectDrizzle(files, 'src/lib')).toEqual({ config: 'drizzle.config.js', dialect: 'sqlite', schema: 'src/lib/server/db/schema.js', db: 'server/db/index' });
 	});
 
 	it.each([

@@ -10,6 +10,8 @@ export type DrizzleDialect = 'postgres' | 'mysql' | 'sqlite';
  * dialect and one schema file, and a lib module exporting the app's `db`.
  */
 export interface DrizzleSetup {
+	/** The drizzle-kit config file, app-relative (`drizzle.config.ts`). */
+	config: (typeof DRIZZLE_CONFIGS)[number];
 	dialect: DrizzleDialect;
 	/** The schema file drizzle-kit reads, app-relative POSIX (`src/lib/server/db/schema.ts`). */
 	schema: string;
@@ -35,13 +37,13 @@ export const DRIZZLE_CONFIGS = ['drizzle.config.ts', 'drizzle.config.js'] as con
  *   dialect, several schema files, a schema outside the lib folder), or no `db` module there
  */
 export function detectDrizzle(files: Record<string, string | undefined>, libDir: string): DrizzleSetup | undefined {
-	const options = configOptions(files);
-	const dialect = DIALECTS[options?.dialect ?? ''];
+	const config = DRIZZLE_CONFIGS.find((file) => files[file] !== undefined);
+	const dialect = DIALECTS[configOptions(files)?.dialect ?? ''];
 	const schema = drizzleSchemaPath(files);
-	if (!dialect || !schema?.startsWith(`${libDir}/`) || !/\.(ts|js)$/.test(schema)) return undefined;
+	if (!config || !dialect || !schema?.startsWith(`${libDir}/`) || !/\.(ts|js)$/.test(schema)) return undefined;
 	const db = drizzleDbCandidates(schema).find((file) => files[file] !== undefined);
 	if (!db) return undefined;
-	return { dialect, schema, db: db.slice(libDir.length + 1).replace(/\.(ts|js)$/, '') };
+	return { config, dialect, schema, db: db.slice(libDir.length + 1).replace(/\.(ts|js)$/, '') };
 }
 
 /** The schema file the app's drizzle-kit config names, app-relative POSIX; undefined without one. */

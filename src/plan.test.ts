@@ -498,6 +498,12 @@ describe('planInit for each adapter and session strategy', () => {
 		expect(contentOf(plan, '.gitignore')?.includes('/auth.sqlite*') ?? false).toBe(adapter === 'sqlite');
 	});
 
+	it.each(['memory', 'hosted-db', 'postgres'] as const)('%s: adds @types/node, which the runtime needs to type-check (node:crypto, Buffer), whatever the driver brings', async (adapter) => {
+		const { devDependencies } = JSON.parse(contentOf(await planWith(adapter), 'package.json')!);
+		expect(devDependencies['@types/node']).toBe(base.tool.devDependencies['@types/node']);
+		expect(devDependencies['@types/node']).toMatch(/^\^20\./);
+	});
+
 	it('hosted-db: src/auth.ts makes the client and the adapter from its variables, written empty to .env for the user', async () => {
 		const plan = await planWith('hosted-db', 'database');
 		const auth = contentOf(plan, 'src/auth.ts')!;
@@ -523,7 +529,7 @@ describe('planInit for each adapter and session strategy', () => {
 
 	it('drizzle: vendors the adapter and the auth tables of the app’s dialect only, re-exports them from its schema, and uses its db', async () => {
 		const existing = await detectProject(fixturePath('kit2-existing'));
-		expect(existing.drizzle).toEqual({ dialect: 'sqlite', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' });
+		expect(existing.drizzle).toEqual({ config: 'drizzle.config.ts', dialect: 'sqlite', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' });
 		const answers: Answers = { ...DEFAULT_ANSWERS, adapter: 'drizzle', strategy: 'database' };
 		const plan = await planInit({ ...base, answers, project: existing });
 		expect(adapterFiles(plan)).toEqual(['drizzle-schema/sqlite.ts', 'drizzle.ts', 'sql.ts', 'types.ts']);
@@ -538,6 +544,14 @@ describe('planInit for each adapter and session strategy', () => {
 		expect(Object.keys(dependencies).filter((name) => !(name in JSON.parse(existing.packageJson).dependencies))).toEqual(['jose', 'oauth-1.0a', 'oauth4webapi']);
 		const again = await planInit({ ...base, answers, project: applied(existing, plan) });
 		expect(again.operations).toEqual([]);
+	});
+
+	it("drizzle: with pnpm, allows the build of the app's own better-sqlite3, through which users sign in", async () => {
+		const existing = { ...(await detectProject(fixturePath('kit2-existing'))), packageManager: 'pnpm' as const };
+		const plan = await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, adapter: 'drizzle' }, project: existing });
+		expect(contentOf(plan, 'pnpm-workspace.yaml')).toBe('allowBuilds:\n  better-sqlite3: true\n');
+		const postgresApp = { ...existing, packageJson: existing.packageJson.replace('"better-sqlite3"', '"postgres"') };
+		expect(contentOf(await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, adapter: 'drizzle' }, project: postgresApp }), 'pnpm-workspace.yaml')).toBeUndefined();
 	});
 
 	it('drizzle in an app without a Drizzle setup is E_DRIZZLE_MISSING, and nothing is planned', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { findAdapter, isOtherAdaptersFile } from './adapters.js';
+import { buildsFor, findAdapter, isOtherAdaptersFile } from './adapters.js';
 import type { Answers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
@@ -67,6 +67,11 @@ export interface Plan {
 
 /** Runtime npm packages every app needs (the adapter adds its driver); ranges come from create-auth's package.json. */
 const RUNTIME_DEPENDENCIES = ['jose', 'oauth-1.0a', 'oauth4webapi'];
+/**
+ * Types the runtime needs to type-check: it imports `node:crypto` and uses `Buffer`. At the range
+ * create-auth is built with, the oldest Node it supports, so what checks there runs on newer.
+ */
+const RUNTIME_DEV_DEPENDENCIES = ['@types/node'];
 
 /** What the manifest records of each structural edit: the same whether the file was created or patched. */
 const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
@@ -275,22 +280,19 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	let packageJson = addDependencies(
 		project.packageJson,
 		pick([...RUNTIME_DEPENDENCIES, ...adapter.dependencies]),
-		pick(adapter.devDependencies)
+		pick([...RUNTIME_DEV_DEPENDENCIES, ...adapter.devDependencies])
 	);
 	// SvelteKit 3 has no $lib alias: the code above imports #lib/…, which package.json must map.
 	if (project.kit.libImports) packageJson = addSubpathImports(packageJson, { '#lib/*': `./${project.libDir}/*` });
 	// better-sqlite3's install script builds its native addon: allowed where the app's package
 	// manager reads such approvals (npm 12 and pnpm 10+ skip unapproved scripts).
-	const builds = allowBuildScripts(
-		project.packageManager,
-		packageJson,
-		project.files['pnpm-workspace.yaml'],
-		adapter.builds
-	);
+	const { dependencies = {}, devDependencies = {} } = JSON.parse(project.packageJson) as Record<string, Record<string, string> | undefined>;
+	const needsBuild = buildsFor(adapter, Object.keys({ ...dependencies, ...devDependencies }));
+	const builds = allowBuildScripts(project.packageManager, packageJson, project.files['pnpm-workspace.yaml'], needsBuild);
 	packageJson = builds.packageJson;
 	for (const step of builds.pending) pending(step);
 	if (builds.workspace !== undefined) {
-		patch('pnpm-workspace.yaml', builds.workspace, builds.pending.length > 0 ? [] : adapter.builds.map((name) => `build allowed: ${name}`));
+		patch('pnpm-workspace.yaml', builds.workspace, builds.pending.length > 0 ? [] : needsBuild.map((name) => `build allowed: ${name}`));
 	}
 	if (packageJson !== project.packageJson) {
 		plan.operations.push({ path: 'package.json', strategy: 'tool', content: packageJson, previous: project.packageJson });

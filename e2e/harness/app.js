@@ -14,6 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keepPrebuilds, prebuildEnv } from './prebuilds.js';
 
 /** Absolute path of the create-auth repository. */
 export const repoRoot = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -39,7 +40,7 @@ const createdApps = new Set();
 /**
  * The environment children get: ours, minus what `npm run`/`npm test` injects (`npm_*`,
  * `INIT_CWD`), so that an app's own npm and the CLI's package-manager detection behave as in
- * a user's shell; plus `extra`.
+ * a user's shell; plus prebuild-install's local folder (./prebuilds.js); plus `extra`.
  * @param {Record<string, string | undefined>} [extra]
  * @returns {NodeJS.ProcessEnv}
  */
@@ -51,6 +52,7 @@ export function cleanEnv(extra = {}) {
 		env[key] = value;
 	}
 	env.NPM_CONFIG_UPDATE_NOTIFIER = 'false';
+	Object.assign(env, prebuildEnv());
 	for (const [key, value] of Object.entries(extra)) {
 		if (value === undefined) delete env[key];
 		else env[key] = value;
@@ -195,13 +197,12 @@ export async function copyFixture(name, { dest } = {}) {
  * @param {{ env?: Record<string, string | undefined>, timeout?: number, echo?: boolean, node?: string }} [options]
  * @returns {Promise<RunResult>}
  */
-export function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false, node = process.execPath } = {}) {
-	return run(node, [cliBin, ...args], {
-		cwd: appDir,
-		env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined, ...env },
-		timeout,
-		echo
-	});
+export async function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false, node = process.execPath } = {}) {
+	const cliEnv = { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined, ...env };
+	const result = await run(node, [cliBin, ...args], { cwd: appDir, env: cliEnv, timeout, echo });
+	// The CLI may have installed the app's dependencies.
+	keepPrebuilds(appDir, cleanEnv(cliEnv));
+	return result;
 }
 
 /**
@@ -220,6 +221,7 @@ export async function install(appDir, { timeout = 600_000, args = [], env, echo 
 		echo
 	});
 	if (result.exitCode !== 0) throw failure(`npm install in ${appDir}`, result);
+	keepPrebuilds(appDir, cleanEnv(env));
 	return result;
 }
 

@@ -13,6 +13,8 @@ export interface RecordApi {
 	branch: string;
 	/** The bearer key every request must carry. */
 	apiKey: string;
+	/** How many records a table holds now (`authlib_sessions`, …). */
+	count(table: string): number;
 	/** Stops listening and drops open connections; the records are gone. */
 	stop(): Promise<void>;
 }
@@ -216,6 +218,7 @@ export async function startRecordApi(): Promise<RecordApi> {
 		databaseURL: `http://127.0.0.1:${port}/db/test`,
 		branch,
 		apiKey,
+		count: (table) => tableOf(table).records.size,
 		stop: () =>
 			new Promise<void>((resolve, reject) => {
 				server.close((error) => (error ? reject(error) : resolve()));

@@ -32,7 +32,8 @@ export async function init(options: InitOptions): Promise<number> {
 	const app = await loadApp(options.cwd);
 	if (interactive) prompts.intro('create-auth');
 	if (app.manifest) return again(app, options, interactive);
-	const answers = validateAnswers(interactive ? await askMissing(options, adaptersFor(app.project)) : answersFromFlags(options));
+	const adapters = adaptersFor(app.project);
+	const answers = validateAnswers(interactive ? await askMissing(options, adapters) : answersFromFlags(options, adapters));
 	const databaseUrl = options.databaseUrl ?? (interactive ? await askDatabaseUrl(app, answers) : undefined);
 	const outcome = await writeApp(app, answers, { ...options, databaseUrl });
 	if (options.dryRun || outcome.plan.operations.length === 0) return outcome.exitCode;
@@ -42,7 +43,7 @@ export async function init(options: InitOptions): Promise<number> {
 		...(outcome.neededNode ? [`Switch to Node ${outcome.neededNode} or later (nvm install 22, for example).`] : []),
 		...(outcome.installLeft ? [`${packageManager} install`] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.migrations ? ['npx create-auth migrate   (creates the auth tables at DATABASE_URL)'] : []),
-		...(outcome.installLeft && findAdapter(answers.adapter)?.drizzle ? [`${packageManager} run db:push   (creates the auth tables with yours)`] : []),
+		...(outcome.installLeft && findAdapter(answers.adapter)?.drizzle ? ['npx create-auth migrate   (creates the auth tables with drizzle-kit)'] : []),
 		...providerSteps(answers.providers),
 		`${packageManager} run dev`,
 		answers.providers.includes('credentials') ? 'Open /signup to create an account, then /account.' : 'Open /signin, then /account.',
@@ -58,7 +59,7 @@ async function again(app: LoadedApp, options: InitOptions, interactive: boolean)
 	const recorded = app.manifest!.answers;
 	const summary = `create-auth ${app.manifest!.version} set up this app (providers: ${recorded.providers.join(', ')}).`;
 	if (!interactive) {
-		const given = answersFromFlags(options);
+		const given = answersFromFlags(options, adaptersFor(app.project));
 		const differs = (Object.keys(given) as Array<keyof Answers>).filter(
 			(key) => options[key] !== undefined && JSON.stringify(given[key]) !== JSON.stringify(recorded[key])
 		);

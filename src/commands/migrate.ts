@@ -2,6 +2,7 @@ import * as prompts from '@clack/prompts';
 import { DATABASE_URL, findAdapter } from '../adapters.js';
 import { lookupEnv } from '../doctor/check.js';
 import { readEnvSources } from '../doctor/gather.js';
+import { pushAuthTables } from '../drizzle-push.js';
 import { CliError } from '../errors.js';
 import { connectDatabase, readMigrations, redactUrl, runMigrations } from '../migrate.js';
 import { noManifest } from './regenerate.js';
@@ -20,20 +21,21 @@ export interface MigrateOptions {
  * at `DATABASE_URL` (the process's environment, then `.env.local`, then `.env`, as the dev
  * server reads them), from the app's vendored `migrations/<dialect>/*.sql`, with the app's own
  * driver. Idempotent: what ran is recorded in `auth_migrations`. With the Drizzle adapter, the
- * app's own migration story instead: its `db:push` script (drizzle-kit push), which creates the
- * auth tables its schema re-exports. SQLite and memory need none (SQLite creates its tables on
- * first use): it says so and exits 0.
+ * app's own migration story instead: the app's drizzle-kit pushes the auth tables its schema
+ * re-exports, and only those (`pushAuthTables`). SQLite and memory need none (SQLite creates its
+ * tables on first use): it says so and exits 0.
  *
  * @returns the exit code, 0
  * @throws {CliError} `E_NO_MANIFEST`; `E_DATABASE_URL_MISSING`; `E_DRIVER_MISSING`,
  *   `E_DATABASE_UNREACHABLE`, `E_MIGRATION_FAILED` from `src/migrate.ts`; `E_MIGRATION_FAILED`
- *   when drizzle-kit push fails (its output's tail in the message)
+ *   when drizzle-kit push fails (its output's tail in the message); `E_DRIZZLE_MISSING` when
+ *   the app no longer has the Drizzle setup the manifest's adapter needs
  */
 export async function migrate(options: MigrateOptions): Promise<number> {
 	const { project, manifest } = options.app ?? (await loadApp(options.cwd));
 	if (!manifest) throw noManifest();
 	const adapter = findAdapter(manifest.answers.adapter);
-	if (adapter?.drizzle) return pushDrizzleSchema(project);
+	if (adapter?.drizzle) return pushDrizzleTables(project);
 	const dialect = adapter?.migrations;
 	if (!adapter || !dialect) {
 		prompts.log.info(`The ${manifest.answers.adapter} adapter has no migrations: ${adapter?.id === 'sqlite' ? 'SQLite creates its tables on first use' : 'nothing is stored on disk'}.`);
@@ -75,23 +77,18 @@ export async function migrateAfterWrite(cwd: string): Promise<void> {
 	}
 }
 
-/**
- * Runs drizzle-kit push in the app, as its `db:push` script does (`sv add drizzle` writes it),
- * else `drizzle-kit push` from its node_modules: without a terminal, with a 2-minute limit.
- * drizzle-kit then asks nothing for new tables; a change it would have to confirm (a rename, data
- * loss) fails the run instead, and is left to the user.
- * @throws {CliError} `E_MIGRATION_FAILED` with the tail of drizzle-kit's output
- */
-async function pushDrizzleSchema(project: Project): Promise<number> {
-	const { execa } = await import('execa');
-	const scripts = (JSON.parse(project.packageJson) as { scripts?: Record<string, string> }).scripts ?? {};
-	const [command, args] = scripts['db:push'] ? [project.packageManager, ['run', 'db:push']] : ['npx', ['--no-install', 'drizzle-kit', 'push']];
-	const run = `${command} ${args.join(' ')}`;
-	const result = await execa(command, args, { cwd: project.root, reject: false, all: true, stdin: 'ignore', timeout: 120_000 });
-	if (result.failed) {
-		const tail = (result.all ?? '').split('\n').slice(-15).join('\n');
-		throw new CliError('E_MIGRATION_FAILED', `${run} failed, so the auth tables were not created:\n${tail}`, `Fix the cause, then run ${run} (or npx create-auth migrate).`);
+/** The Drizzle adapter's migration: see {@link pushAuthTables}. */
+async function pushDrizzleTables(project: Project): Promise<number> {
+	const { drizzle } = project;
+	if (!drizzle) {
+		throw new CliError(
+			'E_DRIZZLE_MISSING',
+			"The Drizzle adapter needs the app's Drizzle setup (drizzle.config and its schema file), and it is gone.",
+			'Restore it, then run npx create-auth migrate.'
+		);
 	}
-	prompts.log.success(`Created the auth tables with ${run}.`);
+	const outcome = await pushAuthTables({ root: project.root, libDir: project.libDir, drizzle });
+	if (outcome === 'unchanged') prompts.log.success('The auth tables are up to date (drizzle-kit push: no changes).');
+	else prompts.log.success('Created the auth tables with drizzle-kit push (the auth_* tables only: your own schema changes are left to your db:push).');
 	return 0;
 }
