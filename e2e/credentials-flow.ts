@@ -10,7 +10,7 @@ import type { CheckResult, RunResult, Server } from './harness/app.js';
 import type { Browser } from './harness/browser.js';
 
 export const EMAIL = 'ada@example.com';
-const PASSWORD = 'correct horse battery staple';
+export const PASSWORD = 'correct horse battery staple';
 
 /** An app with auth, served, and what the flows need to drive it. */
 export interface CredentialsApp {
@@ -23,7 +23,7 @@ export interface CredentialsApp {
 }
 
 /** Fills the Email and Password fields of the page's form and presses `button`. */
-async function submitCredentials(page: Page, button: string, email = EMAIL, password = PASSWORD): Promise<void> {
+export async function submitCredentials(page: Page, button: string, email = EMAIL, password = PASSWORD): Promise<void> {
 	await page.getByLabel('Email').fill(email);
 	await page.getByLabel('Password').fill(password);
 	await page.getByRole('button', { name: button, exact: true }).click();

@@ -15,7 +15,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordApi } from '../runtime/test/record-api.js';
-import { credentialsFlows, EMAIL } from './credentials-flow.js';
+import { credentialsFlows, EMAIL, submitCredentials } from './credentials-flow.js';
 import { build, check, copyFixture, removeApp, runCli, setEnv, shareInstall, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { mysqlDatabase, postgresDatabase } from './harness/databases.js';
@@ -28,6 +28,8 @@ interface Store {
 	migrations?(): Promise<number>;
 	/** Sets what the app needs in `.env` before it is built. */
 	configure?(appDir: string): Promise<void>;
+	/** Takes the store down (every request fails) or brings it back, where the test controls the store. */
+	setDown?(down: boolean): void;
 	/** Apps of stores with the same key have the same dependencies: the first one's install is shared. */
 	installKey?: string;
 	drop(): Promise<void>;
@@ -42,7 +44,7 @@ const sqliteCount = (appDir: string, table: string) => {
 	}
 };
 
-const STORES: Array<{ name: string; open(appDir: () => string): Promise<Store> }> = [
+const STORES: Array<{ name: string; outage?: true; open(appDir: () => string): Promise<Store> }> = [
 	{
 		name: 'SQLite',
 		open: async (appDir) => ({
@@ -74,6 +76,7 @@ const STORES: Array<{ name: string; open(appDir: () => string): Promise<Store> }
 	},
 	{
 		name: 'a hosted database (local record API)',
+		outage: true,
 		async open(): Promise<Store> {
 			const api = await startRecordApi();
 			return {
@@ -82,6 +85,7 @@ const STORES: Array<{ name: string; open(appDir: () => string): Promise<Store> }
 				// The CLI leaves the URL and the key empty in .env, for the user to fill in.
 				configure: (appDir) => setEnv(path.join(appDir, '.env'), { AUTH_HOSTED_DB_URL: api.databaseURL, AUTH_HOSTED_DB_API_KEY: api.apiKey }),
 				sessions: async () => api.count('authlib_sessions'),
+				setDown: (down) => api.setDown(down),
 				drop: () => api.stop()
 			};
 		}
@@ -95,7 +99,7 @@ afterAll(async () => {
 	for (const app of apps) await removeApp(app);
 });
 
-describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript app', ({ name, open }) => {
+describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript app', ({ name, outage, open }) => {
 	let appDir: string;
 	let store: Store;
 	let server: Server | undefined;
@@ -142,9 +146,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		const before = await store.sessions?.();
 		const page = await browser!.newPage();
 		await page.goto(`${server!.url}/signin`);
-		await page.getByLabel('Email').fill(EMAIL);
-		await page.getByLabel('Password').fill('correct horse battery staple');
-		await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+		await submitCredentials(page, 'Sign in');
 		await page.waitForURL('**/');
 		const cookie = (await page.context().cookies()).find((c) => c.name === 'auth.session-token');
 		expect(cookie?.value).toMatch(/^[\w-]{43}$/);
@@ -163,4 +165,45 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		expect(new URL(again.url()).pathname).toBe('/signin');
 		await replay.close();
 	});
+
+	if (outage) {
+		it('while the store is down: a session page answers 503 and the cookie is kept, sign-in and sign-up say so; then the session is back', async () => {
+			const url = server!.url;
+			const email = 'outage@example.com';
+			const page = await browser!.newPage();
+			await page.goto(`${url}/signup`);
+			await submitCredentials(page, 'Create account', email);
+			await page.waitForURL('**/signin?registered');
+			await submitCredentials(page, 'Sign in', email);
+			await page.waitForURL((target) => target.pathname === '/');
+			const visitor = await browser!.newContext();
+			const signup = await visitor.newPage();
+			const signin = await visitor.newPage();
+			await signup.goto(`${url}/signup`);
+			await signin.goto(`${url}/signin`);
+
+			store.setDown!(true);
+			try {
+				const account = await page.goto(`${url}/account`);
+				expect(account?.status()).toBe(503);
+				await expect.poll(() => page.getByText('Sign-in is unavailable for a moment. Please try again shortly.').isVisible()).toBe(true);
+				expect((await page.context().cookies()).map((c) => c.name)).toContain('auth.session-token');
+
+				await submitCredentials(signin, 'Sign in');
+				await signin.waitForURL((target) => target.searchParams.get('error') === 'AdapterError');
+				expect(await signin.getByRole('alert').textContent()).toBe('Sign-in is unavailable for a moment. Please try again shortly.');
+
+				const answer = signup.waitForResponse((response) => response.request().method() === 'POST');
+				await submitCredentials(signup, 'Create account', 'new@example.com');
+				expect((await answer).status()).toBe(503);
+				await expect.poll(() => signup.getByRole('alert').textContent()).toBe('Sign-up is unavailable for a moment. Please try again shortly.');
+			} finally {
+				store.setDown!(false);
+			}
+			await page.goto(`${url}/account`);
+			await expect.poll(() => page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
+			await visitor.close();
+			await page.close();
+		});
+	}
 });

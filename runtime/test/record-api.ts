@@ -15,6 +15,8 @@ export interface RecordApi {
 	apiKey: string;
 	/** How many records a table holds now (`authlib_sessions`, …). */
 	count(table: string): number;
+	/** An outage while `true`: every request's connection is dropped without an answer; the records stay. */
+	setDown(down: boolean): void;
 	/** Stops listening and drops open connections; the records are gone. */
 	stop(): Promise<void>;
 }
@@ -187,7 +189,9 @@ export async function startRecordApi(): Promise<RecordApi> {
 		throw new Failure(405, 'METHOD_NOT_ALLOWED', `${method} ${path}`);
 	}
 
+	let down = false;
 	const server = http.createServer((request, response) => {
+		if (down) return void request.socket.destroy();
 		const chunks: Buffer[] = [];
 		request.on('error', () => response.destroy());
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -219,6 +223,9 @@ export async function startRecordApi(): Promise<RecordApi> {
 		branch,
 		apiKey,
 		count: (table) => tableOf(table).records.size,
+		setDown: (value) => {
+			down = value;
+		},
 		stop: () =>
 			new Promise<void>((resolve, reject) => {
 				server.close((error) => (error ? reject(error) : resolve()));

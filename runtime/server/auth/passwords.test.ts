@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SQLiteAdapter } from './adapters/sqlite.js';
+import { AdapterError } from './errors.js';
 import { authorizeWithPassword, hashPassword, registerWithPassword, verifyPassword } from './passwords.js';
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -132,5 +133,14 @@ describe('authorizeWithPassword', async () => {
 		await authorizeWithPassword({ ...adapter, getUser }, { email: 'nobody@example.com', password: 'whatever1' });
 		expect(performance.now() - started).toBeGreaterThan(50);
 		expect(getUser).not.toHaveBeenCalled();
+	});
+
+	it.each([
+		['getAccount', { getAccount: () => Promise.reject(new Error('connect ECONNREFUSED')) }],
+		['getUser', { getUser: () => Promise.reject(new Error('connect ECONNREFUSED')) }]
+	])('rejects with AdapterError naming %s when the store is down, not with a failed sign-in', async (method, down) => {
+		const failure = authorizeWithPassword({ ...adapter, ...down }, { email: 'bob@example.com', password: 'bob password' });
+		await expect(failure).rejects.toBeInstanceOf(AdapterError);
+		await expect(failure).rejects.toThrow(`The adapter's ${method}() failed: connect ECONNREFUSED`);
 	});
 });

@@ -141,11 +141,14 @@ async function register(store: RegisterAdapter, input: { email: unknown; passwor
  * Returns `{ id, email, name, image }` or null; null never says whether the email or the
  * password was wrong, and takes as long either way (a dummy hash is checked when there is
  * no account).
+ * @throws {AdapterError} naming the method, when the adapter fails (the store is down): the
+ *   sign-in then ends on `?error=AdapterError`, "unavailable for a moment", not a failed sign-in
  */
 export async function authorizeWithPassword(
-	adapter: AuthorizeAdapter,
+	store: AuthorizeAdapter,
 	credentials: Partial<Record<string, unknown>>
 ): Promise<User | null> {
+	const adapter = { getAccount: adapterMethod(store, 'getAccount')!, getUser: adapterMethod(store, 'getUser')! };
 	const email = typeof credentials.email === 'string' ? normalizeEmail(credentials.email) : '';
 	const password = typeof credentials.password === 'string' ? credentials.password : '';
 	const account = email ? await adapter.getAccount(email, PROVIDER) : null;
