@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,18 @@ describe('create-auth (the binary)', () => {
 		expect(result.stderr).toContain('SvelteKit');
 		expect(result.stderr).not.toMatch(/\n\s+at /);
 		expect(await snapshot(dir)).toEqual(before);
+	});
+
+	it('migrate: with the Drizzle adapter in an app whose Drizzle setup is gone, fails with E_DRIZZLE_MISSING and runs nothing', async () => {
+		const dir = await fixtureCopy(fileURLToPath(new URL('../e2e/fixtures/kit2-existing', import.meta.url)));
+		const setUp = await run(dir, '--yes', '--no-install', '--strategy', 'database');
+		expect(setUp.code, setUp.stderr).toBe(0);
+		expect(JSON.parse(await readFile(path.join(dir, '.create-auth/manifest.json'), 'utf8')).answers.adapter).toBe('drizzle');
+		await rm(path.join(dir, 'drizzle.config.ts'));
+		const result = await run(dir, 'migrate');
+		expect(result.code).toBe(1);
+		expect(result.stderr).toContain('[E_DRIZZLE_MISSING]');
+		expect(await readdir(path.join(dir, '.create-auth'))).toEqual(['manifest.json']);
 	});
 
 	it('rejects an unknown provider with E_UNKNOWN_PROVIDER, writing nothing', async () => {
