@@ -33,18 +33,40 @@ export class Jar {
 	}
 }
 
+/** The headers each event's `setHeaders` was given, lowercased names. */
+export const responseHeaders = new WeakMap<RequestEvent, Record<string, string>>();
+
 /**
  * A RequestEvent for `url` with the jar's cookies; a `form` makes it a urlencoded POST (for
- * form actions), `body` a raw POST.
+ * form actions), `body` a raw POST. `headers` are the request's; `clientAddress` is what
+ * `getClientAddress()` returns (default 127.0.0.1); `setHeaders` records into {@link responseHeaders}.
  */
-export function requestEvent(url: string, jar: Jar, options: { form?: Record<string, string>; body?: string } = {}): RequestEvent {
+export function requestEvent(
+	url: string,
+	jar: Jar,
+	options: { form?: Record<string, string>; body?: string; headers?: Record<string, string>; clientAddress?: string; isDataRequest?: boolean; isRemoteRequest?: boolean } = {}
+): RequestEvent {
 	const body = options.form ? new URLSearchParams(options.form).toString() : options.body;
 	const request = new Request(url, {
 		method: body === undefined ? 'GET' : 'POST',
 		body,
-		headers: body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }
+		headers: { ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }), ...options.headers }
 	});
-	return { url: new URL(url), request, cookies: jar.cookies(), locals: {} } as unknown as RequestEvent;
+	const set: Record<string, string> = {};
+	const event = {
+		url: new URL(url),
+		request,
+		cookies: jar.cookies(),
+		locals: {},
+		isDataRequest: options.isDataRequest ?? false,
+		isRemoteRequest: options.isRemoteRequest ?? false,
+		getClientAddress: () => options.clientAddress ?? '127.0.0.1',
+		setHeaders: (headers: Record<string, string>) => {
+			for (const [name, value] of Object.entries(headers)) set[name.toLowerCase()] = value;
+		}
+	} as unknown as RequestEvent;
+	responseHeaders.set(event, set);
+	return event;
 }
 
 /**

@@ -1,11 +1,21 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { redirect, type Action, type RequestEvent } from '@sveltejs/kit';
+import { fail, redirect, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { Account, ResolvedConfig } from './config.js';
-import { CallbackRouteError, CredentialsSignin, InvalidProvider, OAuthSignInError, UntrustedHost } from './errors.js';
+import {
+	CallbackRouteError,
+	CredentialsSignin,
+	InvalidProvider,
+	OAuthSignInError,
+	RateLimited,
+	RateLimitStoreError,
+	UntrustedHost
+} from './errors.js';
 import { authorizationUrl } from './oauth/authorize.js';
 import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
 import { isOAuth1Provider } from './oauth1/types.js';
+import { normalizeEmail } from './passwords.js';
 import { isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
+import { countAttempt, retryMessage } from './rate-limit.js';
 import { seeOther } from './see-other.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
 import { endSession } from './session.js';
@@ -16,7 +26,7 @@ export type GetConfig = (event: RequestEvent) => Promise<ResolvedConfig>;
 /** Form fields that steer the flow and are not credentials. */
 const CONTROL_FIELDS = new Set(['providerId', 'redirectTo', 'callbackUrl']);
 
-async function readForm(request: Request): Promise<FormData> {
+export async function readForm(request: Request): Promise<FormData> {
 	try {
 		return await request.formData();
 	} catch {
@@ -24,21 +34,76 @@ async function readForm(request: Request): Promise<FormData> {
 	}
 }
 
-const formText = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
+export const formText = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** Where to go after signing in: the form's `redirectTo` or `callbackUrl`, or the page's `?callbackUrl=`. */
+export const callbackUrlOf = (event: RequestEvent, form: FormData) =>
+	formText(form.get('redirectTo')) ?? formText(form.get('callbackUrl')) ?? formText(event.url.searchParams.get('callbackUrl'));
+
+/** The client's address (adapter-node: `ADDRESS_HEADER` / `XFF_DEPTH` behind a proxy), or undefined where the platform has none. */
+export function clientAddress(event: RequestEvent): string | undefined {
+	try {
+		return event.getClientAddress();
+	} catch {
+		return undefined;
+	}
+}
 
 /**
- * Credentials sign-in: `authorize()`, then {@link completeSignIn}. Returns where to go (a
- * callback-chosen URL, or undefined for the default).
+ * The answer to an attempt refused before it ran: over a rate limit (429 with `Retry-After`),
+ * or the rate-limit store is down (503). The page shows `message`; `email` refills the form.
+ * Other errors are not this function's: it returns undefined.
+ */
+export function refusedAttempt(
+	event: RequestEvent,
+	config: ResolvedConfig,
+	err: unknown,
+	email: string
+): ActionFailure<{ error: string; message: string; email: string }> | undefined {
+	if (err instanceof RateLimited) {
+		event.setHeaders({ 'retry-after': String(err.retryAfter) });
+		return fail(429, { error: err.type, message: retryMessage(err.retryAfter), email });
+	}
+	if (err instanceof RateLimitStoreError) {
+		config.logger.error(err);
+		return fail(503, { error: err.type, message: 'Signing in is unavailable for a moment. Please try again shortly.', email });
+	}
+	return undefined;
+}
+
+/**
+ * Credentials sign-in: the attempt is counted against the rate limits (per client address, then
+ * per email: the `email` field, else `username`), then `authorize()`, then
+ * {@link completeSignIn}. A success gives the client's attempt back and clears the email's
+ * count. Returns where to go (a callback-chosen URL, or undefined for the default).
+ * @throws {RateLimited} over a limit, or the password-hashing queue is full.
+ * @throws {RateLimitStoreError} the rate-limit store could not count the attempt.
  * @throws {CredentialsSignin} `authorize()` returned null or threw it.
  * @throws {AccessDenied} refused by the `signIn` / `jwt` callback.
  */
 async function credentialsSignIn(event: RequestEvent, config: ResolvedConfig, provider: CredentialsConfig, form: FormData) {
 	const credentials: Record<string, string> = {};
 	for (const [name, value] of form) if (!CONTROL_FIELDS.has(name) && typeof value === 'string') credentials[name] = value;
+	const limits = config.rateLimits;
+	const client = clientAddress(event);
+	const identifier = credentials.email ?? credentials.username;
+	const email = identifier === undefined ? undefined : normalizeEmail(identifier) || undefined;
+	if (limits) await countAttempt(limits, [[limits.signInPerClient, client], [limits.signInPerEmail, email]]);
 	const user = await provider.authorize(credentials, event.request);
 	if (!user) throw new CredentialsSignin('authorize() returned null.', { provider: provider.id });
+	if (limits) await forgiveAttempt(config, client, email);
 	const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.id ?? '' };
 	return completeSignIn(event, config, user, account, { credentials });
+}
+
+/** After a successful sign-in: the client's attempt back, the email's count cleared. A store failure here is only logged. */
+async function forgiveAttempt(config: ResolvedConfig, client: string | undefined, email: string | undefined) {
+	const limits = config.rateLimits!;
+	try {
+		await Promise.all([client && limits.signInPerClient?.refund(client), email && limits.signInPerEmail?.reset(email)]);
+	} catch (err) {
+		config.logger.error(new RateLimitStoreError(`Clearing a signed-in user's attempts in the ${limits.store} rate-limit store failed.`, { err: err as Error }));
+	}
 }
 
 /**
@@ -63,18 +128,20 @@ async function oauthSignIn(event: RequestEvent, config: ResolvedConfig, provider
 /**
  * The `signIn` form action. Form fields: `providerId` (optional with one provider),
  * `redirectTo` (or `callbackUrl`, or `?callbackUrl=` on the page), and the credentials.
- * Always ends in a 303: for an OAuth provider to its authorization endpoint; for credentials to
+ * Ends in a 303: for an OAuth provider to its authorization endpoint; for credentials to
  * the validated target; on failure to the sign-in page with `?error=<ErrorType>` (plus `code`
  * for CredentialsSignin, and the `callbackUrl`). Every failure is logged in full; only its type
- * and code leave the server.
+ * and code leave the server. A credentials attempt refused by a rate limit is not redirected:
+ * the page is answered with 429, `Retry-After` and `form` = `{ error: 'RateLimited', message:
+ * 'Too many attempts. Try again in N minutes.', email }` (503 and `RateLimitStoreError` when the
+ * rate-limit store is down).
  * @see spec/interface.md "Errors" (CredentialsSignin), "Authentication" rule 6
  */
 export function signInAction(getConfig: GetConfig): Action {
 	return async (event) => {
 		const config = await getConfig(event);
 		const form = await readForm(event.request);
-		const callbackUrl =
-			formText(form.get('redirectTo')) ?? formText(form.get('callbackUrl')) ?? formText(event.url.searchParams.get('callbackUrl'));
+		const callbackUrl = callbackUrlOf(event, form);
 		const only = config.providers.length === 1 ? config.providers[0]?.id : undefined;
 		const providerId = formText(form.get('providerId')) ?? only;
 		const provider = config.providers.find((candidate) => candidate.id === providerId);
@@ -85,6 +152,8 @@ export function signInAction(getConfig: GetConfig): Action {
 				? await oauthSignIn(event, config, provider, callbackUrl)
 				: await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form)) ?? callbackUrl);
 		} catch (err) {
+			const refused = refusedAttempt(event, config, err, formText(form.get('email')) ?? '');
+			if (refused) return refused;
 			const known = errorType(err, 'CallbackRouteError');
 			config.logger.error(
 				known === 'CallbackRouteError' ? new CallbackRouteError('Sign-in failed.', { provider: providerId, err: err as Error }) : (err as Error)

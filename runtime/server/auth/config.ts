@@ -3,6 +3,7 @@ import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
 import { endpointUrl } from './oauth/client.js';
 import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
+import { createRateLimits, type RateLimitConfig, type RateLimits } from './rate-limit.js';
 import { isOAuthProvider, type AccountTokens, type OAuthConfig, type Profile, type Provider, type ProviderConfig, type ProviderType } from './providers/types.js';
 
 /**
@@ -110,6 +111,13 @@ export interface SvelteKitAuthConfig {
 	 * @see spec/interface.md "OAuth2Config" (`checks`, `redirectProxyUrl`)
 	 */
 	redirectProxyUrl?: string;
+	/**
+	 * Limits on credentials sign-in and sign-up attempts (see `DEFAULT_RATE_LIMITS` in
+	 * `rate-limit.ts`: 10 failed sign-ins per email and 50 per client address in 15 minutes, 10
+	 * sign-ups per client address in an hour), counted in this process's memory unless a
+	 * `store` is given (`redisRateLimitStore` for several servers). `false` turns them off.
+	 */
+	rateLimit?: RateLimitConfig | false;
 }
 
 /** The config with defaults applied and checked. */
@@ -131,6 +139,8 @@ export interface ResolvedConfig {
 	useSecureCookies?: boolean;
 	/** The config's `redirectProxyUrl`, as given (checked when a sign-in uses it). */
 	redirectProxyUrl?: string;
+	/** Undefined when `rateLimit` is false. */
+	rateLimits?: RateLimits;
 }
 
 const DAY = 24 * 60 * 60;
@@ -184,7 +194,8 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 		callbacks: config.callbacks ?? {},
 		logger,
 		useSecureCookies: config.useSecureCookies,
-		redirectProxyUrl: config.redirectProxyUrl
+		redirectProxyUrl: config.redirectProxyUrl,
+		rateLimits: createRateLimits(config.rateLimit)
 	};
 }
 

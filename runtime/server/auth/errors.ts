@@ -17,6 +17,8 @@ export type ErrorType =
 	| 'OAuthAccountNotLinked'
 	| 'OAuthCallbackError'
 	| 'OAuthSignInError'
+	| 'RateLimited'
+	| 'RateLimitStoreError'
 	| 'UntrustedHost';
 
 /** Extra context for the server log; `err` is the underlying error, when there is one. */
@@ -141,4 +143,27 @@ export class OAuthAccountNotLinked extends AuthError {
  */
 export class UntrustedHost extends AuthError {
 	static override readonly type = 'UntrustedHost';
+}
+
+/**
+ * Too many attempts: a rate limit was reached, or the password-hashing queue is full. The
+ * visitor gets a 429 with `Retry-After` (RFC 6585 section 4) and "Try again in N minutes".
+ */
+export class RateLimited extends AuthError {
+	static override readonly type = 'RateLimited';
+	/** Seconds until an attempt may succeed again. */
+	readonly retryAfter: number;
+
+	constructor(message: string, retryAfter: number, cause?: AuthErrorCause) {
+		super(message, cause);
+		this.retryAfter = retryAfter;
+	}
+}
+
+/**
+ * The rate-limit store could not count an attempt (Redis is down): the sign-in or sign-up is
+ * refused, a 503, rather than let through uncounted.
+ */
+export class RateLimitStoreError extends AuthError {
+	static override readonly type = 'RateLimitStoreError';
 }

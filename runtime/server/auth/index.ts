@@ -50,7 +50,13 @@ export {
 	OAuthAccountNotLinked,
 	OAuthCallbackError,
 	OAuthSignInError,
+	RateLimited,
+	RateLimitStoreError,
 	UntrustedHost
 } from './errors.js';
 export type { AuthErrorCause, ErrorType } from './errors.js';
 export { matchesPathPrefix } from './redirects.js';
+export { isNavigation, requireSession, requireUser, type SignedInSession } from './guards.js';
+export { DEFAULT_RATE_LIMITS, memoryRateLimitStore } from './rate-limit.js';
+export type { Limiter, RateLimitConfig, RateLimitRule, RateLimitStore } from './rate-limit.js';
+export { configurePasswordHashing, type PasswordHashingLimits } from './passwords.js';

@@ -7,8 +7,10 @@ import type { Awaitable } from './adapters/types.js';
 import { resolveConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
 import { proxyUrlOf } from './oauth/proxy.js';
 import { isOAuthProvider, type OAuthConfig, type OAuthProviderButtonStyles, type ProviderConfig, type ProviderType } from './providers/types.js';
+import { registerRequest, useRequestEvent } from './guards.js';
 import { callbackProvider, oauthCallback } from './routes.js';
 import { readSession } from './session.js';
+import { signUpAction } from './signup.js';
 
 /**
  * SvelteKit's `handle` hook type. SvelteKit 2 exports it from `@sveltejs/kit` and SvelteKit 3
@@ -27,6 +29,11 @@ export interface AppEnvironment {
 	 * `AUTH_SECRET`, may be absent: an object config is then checked at its first request.
 	 */
 	building?: boolean;
+	/**
+	 * SvelteKit's `getRequestEvent` (`$app/server`, SvelteKit 2.20+), so that `requireSession()`
+	 * and `requireUser()` work without an event (in remote functions, or code they call).
+	 */
+	getRequestEvent?: () => RequestEvent;
 }
 
 /**
@@ -44,11 +51,13 @@ export interface AppProvider {
 	style?: OAuthProviderButtonStyles;
 }
 
-/** What {@link SvelteKitAuth} returns: a hook, the two form actions, and the provider list. */
+/** What {@link SvelteKitAuth} returns: a hook, the form actions, and the provider list. */
 export interface SvelteKitAuthResult {
 	handle: Handle;
 	signIn: Action;
 	signOut: Action;
+	/** The `/signup` page's action: a new email + password account, signed in at once (see {@link signUpAction}). */
+	signUp: Action;
 	/** The providers, for a sign-in page's `load` to draw one button each. */
 	getProviders(event: RequestEvent): Promise<AppProvider[]>;
 }
@@ -59,7 +68,10 @@ export interface SvelteKitAuthResult {
  * - `handle` gives every request `event.locals.auth()`: the session or null, decoded straight
  *   from the cookie on the first call and memoized for the request (requests that never call
  *   it pay nothing). It also answers OAuth callbacks, `<basePath>/callback/<provider id>`.
- * - `signIn` / `signOut` are form actions for the `/signin` and `/signout` pages.
+ * - `signIn` / `signOut` / `signUp` are form actions for the `/signin`, `/signout` and
+ *   `/signup` pages.
+ * - The guards `requireSession()` / `requireUser()` (guards.ts) find this config through the
+ *   request, and the current request through `app.getRequestEvent`.
  *
  * `config` is an object (checked now, unless `app.building`) or a function of the request event
  * (resolved per request, when first needed).
@@ -72,6 +84,7 @@ export function SvelteKitAuth(
 	config: SvelteKitAuthConfig | ((event: RequestEvent) => Awaitable<SvelteKitAuthConfig>),
 	app: AppEnvironment = {}
 ): SvelteKitAuthResult {
+	useRequestEvent(app.getRequestEvent);
 	let getConfig: GetConfig;
 	if (typeof config === 'function') {
 		getConfig = async (event) => resolveConfig(await config(event));
@@ -94,6 +107,7 @@ export function SvelteKitAuth(
 		let session: Promise<Session | null> | undefined;
 		const locals = event.locals as { auth?: () => Promise<Session | null> };
 		locals.auth = () => (session ??= getConfig(event).then((resolved) => readSession(event, resolved)));
+		registerRequest(locals, async () => (await getConfig(event)).pages.signIn);
 		return event.url.pathname.includes('/callback/') ? callbackOrResolve(input) : resolve(event);
 	};
 
@@ -112,7 +126,7 @@ export function SvelteKitAuth(
 		}));
 	};
 
-	return { handle, signIn: signInAction(getConfig), signOut: signOutAction(getConfig), getProviders };
+	return { handle, signIn: signInAction(getConfig), signOut: signOutAction(getConfig), signUp: signUpAction(getConfig), getProviders };
 }
 
 /** {@link proxyUrlOf}, with an invalid proxy URL read as none (sign-in reports it, not the page). */

@@ -1,8 +1,10 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 import type { User } from '../../auth/types.js';
 import type { Adapter, AdapterUser } from './adapters/types.js';
-import { AdapterError } from './errors.js';
+import { AdapterError, RateLimited } from './errors.js';
 import { adapterMethod } from './session.js';
 
 /** OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1. */
@@ -16,18 +18,51 @@ const PASSWORD_LENGTH = { min: 8, max: 1024 } as const;
 const DUMMY_HASH = 'scrypt$131072$8$1$OoTck3Tn8Zh8UIa3iAnJtw$x2kh6rLUl_pB5zPEHxXd6E5n8HDEQpYxi3vw4KBM00I';
 const PROVIDER = 'credentials';
 
+/**
+ * How many passwords are hashed at once, and how many more may wait. scrypt runs on libuv's
+ * thread pool (4 threads), so without a bound a burst of sign-ins takes every core from the
+ * pages; with one less than the cores (at least one), a core stays free for them.
+ */
+export interface PasswordHashingLimits {
+	concurrency: number;
+	/** Attempts waiting beyond this are refused at once ({@link RateLimited}, retry in 5 s). */
+	maxWaiting: number;
+}
+
+let limits: PasswordHashingLimits = { concurrency: Math.max(1, availableParallelism() - 1), maxWaiting: 16 };
+let queue = pLimit(limits.concurrency);
+/** What a refused attempt is told: a full queue drains in seconds. */
+const QUEUE_FULL_RETRY_SECONDS = 5;
+
+/**
+ * Changes {@link PasswordHashingLimits} for this process (default: cores − 1, at least 1, and
+ * 16 waiting). Hashes already queued finish under the old limits.
+ */
+export function configurePasswordHashing(next: Partial<PasswordHashingLimits>): void {
+	limits = { ...limits, ...next };
+	queue = pLimit(Math.max(1, limits.concurrency));
+}
+
 function derive(password: string, salt: Buffer, options: { N: number; r: number; p: number }): Promise<Buffer> {
+	const wouldWait = queue.activeCount + queue.pendingCount >= queue.concurrency;
+	if (wouldWait && queue.pendingCount >= limits.maxWaiting) {
+		return Promise.reject(new RateLimited('The password-hashing queue is full.', QUEUE_FULL_RETRY_SECONDS));
+	}
 	// scrypt needs 128 * N * r bytes; Node's default maxmem (32 MiB) is below OWASP's cost.
 	const scryptOptions: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
-	return new Promise((resolve, reject) =>
-		scrypt(password.normalize('NFC'), salt, KEY_BYTES, scryptOptions, (err, key) => (err ? reject(err) : resolve(key)))
+	return queue(
+		() =>
+			new Promise<Buffer>((resolve, reject) =>
+				scrypt(password.normalize('NFC'), salt, KEY_BYTES, scryptOptions, (err, key) => (err ? reject(err) : resolve(key)))
+			)
 	);
 }
 
 /**
  * Hashes a password with scrypt (N=2^17, r=8, p=1, 16-byte random salt, 32-byte key).
  * Returns the self-describing `scrypt$<N>$<r>$<p>$<salt b64url>$<hash b64url>`. Takes ~0.3 s
- * and 128 MiB by design.
+ * and 128 MiB by design, in the bounded queue of {@link PasswordHashingLimits}.
+ * @throws {RateLimited} the queue is full.
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html#scrypt
  */
 export async function hashPassword(password: string): Promise<string> {
@@ -37,8 +72,9 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 /**
- * Checks a password against a hash from {@link hashPassword}, in constant time. A malformed
- * hash, or one with parameters out of bounds, gives `false`; never throws.
+ * Checks a password against a hash from {@link hashPassword}, in constant time, in the same
+ * queue. A malformed hash, or one with parameters out of bounds, gives `false`.
+ * @throws {RateLimited} the queue is full.
  */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
 	const parts = stored.split('$');
@@ -49,15 +85,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
 	const salt = Buffer.from(parts[4]!, 'base64url');
 	const expected = Buffer.from(parts[5]!, 'base64url');
 	if (salt.length < SALT_BYTES || expected.length !== KEY_BYTES) return false;
+	let key: Buffer;
 	try {
-		return timingSafeEqual(await derive(password, salt, { N, r, p }), expected);
-	} catch {
+		key = await derive(password, salt, { N, r, p });
+	} catch (err) {
+		if (err instanceof RateLimited) throw err;
 		return false;
 	}
+	return timingSafeEqual(key, expected);
 }
 
 /** Lowercased, trimmed email. */
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const isEmail = (email: string) => email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 
@@ -86,8 +125,9 @@ const refuse = (code: RegisterErrorCode, message: string): RegisterResult => ({ 
  * Creates a user and a `credentials` account holding the password hash. Inputs are raw form
  * values (`FormDataEntryValue | null`). Email is trimmed and lowercased; password is 8..1024
  * characters. If linking the account fails, the new user is deleted again when the adapter can.
- * Never throws: bad input is `{ ok: false, code }`, and so is a failing adapter (`Unavailable`,
- * the {@link AdapterError} naming the method logged with `console.error`).
+ * Bad input is `{ ok: false, code }`, and so is a failing adapter (`Unavailable`, the
+ * {@link AdapterError} naming the method logged with `console.error`).
+ * @throws {RateLimited} the password-hashing queue is full.
  */
 export async function registerWithPassword(
 	adapter: RegisterAdapter,
@@ -140,7 +180,8 @@ async function register(store: RegisterAdapter, input: { email: unknown; passwor
  * The `authorize` of a Credentials provider backed by {@link registerWithPassword}'s accounts.
  * Returns `{ id, email, name, image }` or null; null never says whether the email or the
  * password was wrong, and takes as long either way (a dummy hash is checked when there is
- * no account).
+ * no account). A password over 1024 characters is null at once, never hashed.
+ * @throws {RateLimited} the password-hashing queue is full.
  * @throws {AdapterError} naming the method, when the adapter fails (the store is down): the
  *   sign-in then ends on `?error=AdapterError`, "unavailable for a moment", not a failed sign-in
  */
@@ -151,6 +192,7 @@ export async function authorizeWithPassword(
 	const adapter = { getAccount: adapterMethod(store, 'getAccount')!, getUser: adapterMethod(store, 'getUser')! };
 	const email = typeof credentials.email === 'string' ? normalizeEmail(credentials.email) : '';
 	const password = typeof credentials.password === 'string' ? credentials.password : '';
+	if (password.length > PASSWORD_LENGTH.max * 2 || [...password].length > PASSWORD_LENGTH.max) return null;
 	const account = email ? await adapter.getAccount(email, PROVIDER) : null;
 	const hash = typeof account?.password_hash === 'string' ? account.password_hash : DUMMY_HASH;
 	const valid = (await verifyPassword(password, hash)) && account !== null && hash !== DUMMY_HASH;

@@ -1,0 +1,104 @@
+import { isActionFailure, isRedirect, type ActionFailure } from '@sveltejs/kit';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Jar, requestEvent, responseHeaders } from '../../test/event.js';
+import type { SvelteKitAuthConfig } from './config.js';
+import { RateLimited } from './errors.js';
+import { SvelteKitAuth } from './kit.js';
+import Credentials from './providers/credentials.js';
+import { memoryRateLimitStore, type RateLimitStore } from './rate-limit.js';
+
+const secret = 's'.repeat(32);
+const ada = { id: 'u1', name: null, email: 'ada@example.com', image: null };
+const logger = { error: vi.fn() };
+const authorize = vi.fn(async (credentials: Partial<Record<string, unknown>>) => (credentials.password === 'right' ? ada : null));
+
+beforeEach(() => {
+	logger.error.mockClear();
+	authorize.mockClear();
+});
+
+/** An app whose limits are 3 failed sign-ins per email and 5 per client in a minute, on a fresh store. */
+const app = (rateLimit: SvelteKitAuthConfig['rateLimit'] = { store: memoryRateLimitStore(), signIn: { perEmail: { max: 3, windowSeconds: 60 }, perClient: { max: 5, windowSeconds: 60 } } }) =>
+	SvelteKitAuth({ secret, logger, providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })], rateLimit });
+
+type Outcome = { redirect: string } | { status: number; data: Record<string, unknown>; headers: Record<string, string> };
+
+/** One sign-in POST; a redirect (success or a failed sign-in) or an answer of the page itself. */
+async function signIn(auth: ReturnType<typeof app>, email: string, password: string, clientAddress = '192.0.2.1'): Promise<Outcome> {
+	const event = requestEvent('http://localhost/signin', new Jar(), { form: { email, password }, clientAddress });
+	try {
+		const result = await auth.signIn(event);
+		if (!isActionFailure(result)) throw new Error('expected a failure or a redirect');
+		const failure = result as unknown as ActionFailure<Record<string, unknown>>;
+		return { status: failure.status, data: failure.data, headers: responseHeaders.get(event)! };
+	} catch (err) {
+		if (isRedirect(err)) return { redirect: err.location };
+		throw err;
+	}
+}
+
+const FAILED = { redirect: '/signin?error=CredentialsSignin&code=credentials' };
+
+describe('the signIn action under rate limits', () => {
+	it('answers the 4th failed attempt for an email with 429, Retry-After and the message, without calling authorize', async () => {
+		const auth = app();
+		for (let i = 0; i < 3; i++) expect(await signIn(auth, 'ada@example.com', 'wrong')).toEqual(FAILED);
+		expect(await signIn(auth, ' ADA@example.com ', 'wrong')).toEqual({
+			status: 429,
+			data: { error: 'RateLimited', message: 'Too many attempts. Try again in 1 minute.', email: ' ADA@example.com ' },
+			headers: { 'retry-after': '60' }
+		});
+		expect(authorize).toHaveBeenCalledTimes(3);
+		// Locked for this email, the right password included, until the window ends; others are not.
+		expect(await signIn(auth, 'ada@example.com', 'right')).toMatchObject({ status: 429 });
+		expect(await signIn(auth, 'bob@example.com', 'wrong', '198.51.100.2')).toEqual(FAILED);
+	});
+
+	it('clears the email’s failed count after a successful sign-in', async () => {
+		const auth = app();
+		await signIn(auth, 'ada@example.com', 'wrong');
+		await signIn(auth, 'ada@example.com', 'wrong');
+		expect(await signIn(auth, 'ada@example.com', 'right')).toEqual({ redirect: '/' });
+		for (let i = 0; i < 3; i++) expect(await signIn(auth, 'ada@example.com', 'wrong')).toEqual(FAILED);
+		expect(await signIn(auth, 'ada@example.com', 'wrong')).toMatchObject({ status: 429 });
+	});
+
+	it('limits failed attempts per client address across emails; successes do not count', async () => {
+		const auth = app();
+		expect(await signIn(auth, 'ada@example.com', 'right')).toEqual({ redirect: '/' });
+		for (const email of ['a@x.org', 'b@x.org', 'c@x.org', 'd@x.org', 'e@x.org']) expect(await signIn(auth, email, 'wrong')).toEqual(FAILED);
+		expect(await signIn(auth, 'f@x.org', 'wrong')).toMatchObject({ status: 429 });
+		expect(await signIn(auth, 'f@x.org', 'wrong', '198.51.100.9')).toEqual(FAILED);
+	});
+
+	it('limits nothing with rateLimit: false', async () => {
+		const auth = app(false);
+		for (let i = 0; i < 15; i++) expect(await signIn(auth, 'ada@example.com', 'wrong')).toEqual(FAILED);
+	});
+
+	it('applies the documented defaults (10 per email) without a rateLimit option', async () => {
+		const auth = SvelteKitAuth({ secret, logger, providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })] });
+		const email = `defaults-${Math.random()}@example.com`;
+		for (let i = 0; i < 10; i++) expect(await signIn(auth, email, 'wrong', `203.0.113.${i}`)).toEqual(FAILED);
+		expect(await signIn(auth, email, 'wrong', '203.0.113.99')).toMatchObject({ status: 429, headers: { 'retry-after': '900' } });
+	});
+
+	it('refuses with 503, logged, when the rate-limit store is down: it fails closed', async () => {
+		const down: RateLimitStore = {
+			name: 'redis',
+			limiter: () => ({ consume: () => Promise.reject(new Error('Redis connection is not ready')), refund: async () => {}, reset: async () => {} })
+		};
+		const outcome = await signIn(app({ store: down }), 'ada@example.com', 'right');
+		expect(outcome).toMatchObject({
+			status: 503,
+			data: { error: 'RateLimitStoreError', message: 'Signing in is unavailable for a moment. Please try again shortly.' }
+		});
+		expect(authorize).not.toHaveBeenCalled();
+		expect(logger.error.mock.calls[0]![0].cause.err.message).toBe('Redis connection is not ready');
+	});
+
+	it('answers a full password-hashing queue (authorize throws RateLimited) with 429 and its wait', async () => {
+		authorize.mockRejectedValueOnce(new RateLimited('The password-hashing queue is full.', 5));
+		expect(await signIn(app(), 'ada@example.com', 'right')).toMatchObject({ status: 429, headers: { 'retry-after': '5' } });
+	});
+});

@@ -1,0 +1,76 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { error, redirect, type RequestEvent } from '@sveltejs/kit';
+import type { Session, User } from '../../auth/types.js';
+
+/** A session with its user: what the guards let through. */
+export type SignedInSession = Session & { user: User };
+
+/**
+ * What the auth handle leaves for the guards, per request (keyed by the request's `locals`,
+ * one object per request that `getRequestEvent()` hands back too): the sign-in page's path.
+ */
+const signInPages = new WeakMap<object, () => Promise<string>>();
+/** The app's `getRequestEvent` (from `$app/server`), handed in by `SvelteKitAuth`. */
+let currentRequestEvent: (() => RequestEvent) | undefined;
+
+/** Called by the auth handle for each request. */
+export function registerRequest(locals: object, signInPage: () => Promise<string>): void {
+	signInPages.set(locals, signInPage);
+}
+
+/** Called by `SvelteKitAuth` with the app's `getRequestEvent`. */
+export function useRequestEvent(getRequestEvent: (() => RequestEvent) | undefined): void {
+	if (getRequestEvent) currentRequestEvent = getRequestEvent;
+}
+
+/**
+ * Whether a request is a page navigation, which a redirect to the sign-in page serves: a
+ * document request (`Sec-Fetch-Mode: navigate`, or without that header an `Accept` naming
+ * `text/html`; native form posts included), a client-side navigation's data request
+ * (`isDataRequest`), or a `use:enhance` form action (`x-sveltekit-action`). Remote function
+ * calls and other fetches (`+server.ts` endpoints) are not.
+ */
+export function isNavigation(event: RequestEvent): boolean {
+	if ((event as { isRemoteRequest?: boolean }).isRemoteRequest) return false;
+	if (event.isDataRequest) return true;
+	const headers = event.request.headers;
+	if (headers.get('x-sveltekit-action') === 'true') return true;
+	const mode = headers.get('sec-fetch-mode');
+	if (mode) return mode === 'navigate';
+	return /\btext\/html\b/i.test(headers.get('accept') ?? '');
+}
+
+/**
+ * The signed-in session, or the end of the request: a page navigation is sent to the sign-in
+ * page (303 to `<signIn page>?callbackUrl=<path and query>`, which brings the user back), any
+ * other request (a `+server.ts` endpoint, a remote function, a fetch) gets a 401 with SvelteKit's
+ * error body (JSON `{ "message": "Sign in to continue." }` for clients that do not ask for HTML).
+ * Works in `load`, form actions, endpoints and remote functions; without `event`, the current
+ * one comes from SvelteKit's `getRequestEvent()`.
+ * @throws SvelteKit's `redirect(303)` or `error(401)`, as above.
+ * @throws {Error} the request did not pass through the auth handle (`hooks.server.ts`), or no
+ *   `event` was given and the app's `getRequestEvent` was not handed to `SvelteKitAuth`.
+ */
+export async function requireSession(event?: RequestEvent): Promise<SignedInSession> {
+	const current = event ?? currentEvent();
+	const signInPage = signInPages.get(current.locals);
+	const auth = (current.locals as { auth?: () => Promise<Session | null> }).auth;
+	if (!signInPage || !auth) throw new Error('requireSession(): this request did not pass through the auth handle; export it from src/hooks.server.');
+	const session = await auth();
+	if (session?.user) return session as SignedInSession;
+	if (!isNavigation(current)) error(401, 'Sign in to continue.');
+	const callbackUrl = current.url.pathname + current.url.search;
+	redirect(303, `${await signInPage()}?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+}
+
+/** {@link requireSession}'s user. Same answers and errors. */
+export async function requireUser(event?: RequestEvent): Promise<User> {
+	return (await requireSession(event)).user;
+}
+
+function currentEvent(): RequestEvent {
+	if (!currentRequestEvent) {
+		throw new Error("requireSession() without an event needs SvelteKit's getRequestEvent: pass it to SvelteKitAuth in src/auth (SvelteKit 2.20+).");
+	}
+	return currentRequestEvent();
+}

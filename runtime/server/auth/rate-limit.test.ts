@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RateLimited, RateLimitStoreError } from './errors.js';
+import { countAttempt, createRateLimits, limiterOf, memoryRateLimitStore, retryMessage, type Limiter, type RateLimitStore } from './rate-limit.js';
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+
+beforeEach(() => {
+	vi.useFakeTimers();
+	vi.setSystemTime(T0);
+});
+afterEach(() => vi.useRealTimers());
+
+/** A fresh store per test: the default one is shared by the whole process. */
+const limitsWith = (config: Parameters<typeof createRateLimits>[0] = {}) =>
+	createRateLimits(config === false ? false : { store: memoryRateLimitStore(), ...config })!;
+
+async function attempts(limiter: Limiter, key: string, count: number) {
+	const results = [];
+	for (let i = 0; i < count; i++) results.push(await limiter.consume(key));
+	return results;
+}
+
+describe('the memory limiter, on a frozen clock', () => {
+	it('allows 10 sign-ins per email in 15 minutes and refuses the 11th until the window ends', async () => {
+		const { signInPerEmail } = limitsWith();
+		const results = await attempts(signInPerEmail!, 'ada@example.com', 11);
+		expect(results.slice(0, 10).every((result) => result.ok)).toBe(true);
+		expect(results[10]).toEqual({ ok: false, retryAfter: 15 * 60 });
+
+		vi.setSystemTime(T0 + 10 * 60_000);
+		expect(await signInPerEmail!.consume('ada@example.com')).toEqual({ ok: false, retryAfter: 5 * 60 });
+		// Another email has its own count.
+		expect(await signInPerEmail!.consume('bob@example.com')).toEqual({ ok: true });
+
+		vi.setSystemTime(T0 + 15 * 60_000 + 1);
+		expect(await signInPerEmail!.consume('ada@example.com')).toEqual({ ok: true });
+	});
+
+	it('gives an attempt back with refund, and forgets a key with reset', async () => {
+		const { signInPerEmail } = limitsWith({ signIn: { perEmail: { max: 2, windowSeconds: 60 } } });
+		await attempts(signInPerEmail!, 'ada@example.com', 2);
+		await signInPerEmail!.refund('ada@example.com');
+		expect(await signInPerEmail!.consume('ada@example.com')).toEqual({ ok: true });
+		expect((await signInPerEmail!.consume('ada@example.com')).ok).toBe(false);
+		await signInPerEmail!.reset('ada@example.com');
+		expect(await attempts(signInPerEmail!, 'ada@example.com', 2)).toEqual([{ ok: true }, { ok: true }]);
+	});
+
+	it('takes the documented defaults for rules not given, and none for rules set to false', async () => {
+		const limits = limitsWith({ signIn: { perEmail: false }, signUp: { perClient: { max: 1, windowSeconds: 30 } } });
+		expect(limits.signInPerEmail).toBeUndefined();
+		expect((await attempts(limits.signInPerClient!, '203.0.113.7', 51)).filter((result) => !result.ok)).toHaveLength(1);
+		expect(await attempts(limits.signUpPerClient!, '203.0.113.7', 2)).toEqual([{ ok: true }, { ok: false, retryAfter: 30 }]);
+	});
+
+	it('turns every limit off with rateLimit: false', () => {
+		expect(createRateLimits(false)).toBeUndefined();
+	});
+
+	it('keeps counting across configs resolved again (the function form of the config)', async () => {
+		const store = memoryRateLimitStore();
+		const rule = { max: 1, windowSeconds: 60 };
+		await createRateLimits({ store, signUp: { perClient: rule } })!.signUpPerClient!.consume('198.51.100.1');
+		const again = createRateLimits({ store, signUp: { perClient: { ...rule } } })!;
+		expect((await again.signUpPerClient!.consume('198.51.100.1')).ok).toBe(false);
+	});
+});
+
+describe('countAttempt', () => {
+	it('throws RateLimited with the wait in seconds, and does not count the later limiters', async () => {
+		const limits = limitsWith({ signIn: { perClient: { max: 1, windowSeconds: 90 } } });
+		await countAttempt(limits, [[limits.signInPerClient, '192.0.2.1'], [limits.signInPerEmail, 'ada@example.com']]);
+		const refusal = await countAttempt(limits, [[limits.signInPerClient, '192.0.2.1'], [limits.signInPerEmail, 'ada@example.com']]).catch((err) => err);
+		expect(refusal).toBeInstanceOf(RateLimited);
+		expect(refusal.retryAfter).toBe(90);
+		// The email was counted once (the first attempt), not twice: nine more pass.
+		const counted = await attempts(limits.signInPerEmail!, 'ada@example.com', 10);
+		expect(counted.filter((result) => result.ok)).toHaveLength(9);
+	});
+
+	it('skips checks without a key (a platform with no client address) or without a limiter', async () => {
+		const consume = vi.fn(async () => ({ ok: true as const }));
+		const limiter: Limiter = { consume, refund: async () => {}, reset: async () => {} };
+		await countAttempt(limitsWith(), [[limiter, undefined], [undefined, 'x'], [limiter, 'ada@example.com']]);
+		expect(consume.mock.calls).toEqual([['ada@example.com']]);
+	});
+
+	it('throws RateLimitStoreError, the cause kept, when the store cannot count', async () => {
+		const down = new Error('connect ECONNREFUSED 127.0.0.1:6379');
+		const failing: Limiter = { consume: () => Promise.reject(down), refund: async () => {}, reset: async () => {} };
+		const store: RateLimitStore = { name: 'redis', limiter: () => failing };
+		const limits = createRateLimits({ store })!;
+		const err = await countAttempt(limits, [[limits.signInPerEmail, 'ada@example.com']]).catch((caught) => caught);
+		expect(err).toBeInstanceOf(RateLimitStoreError);
+		expect(err.message).toContain('redis rate-limit store');
+		expect(err.cause.err).toBe(down);
+	});
+});
+
+describe('limiterOf', () => {
+	it('waits for the store to be ready before each call', async () => {
+		const order: string[] = [];
+		const store = memoryRateLimitStore();
+		const inner = store.limiter('x', { max: 5, windowSeconds: 60 });
+		const limiter = limiterOf(
+			{ consume: async () => (order.push('consume'), inner.consume('k')) } as never,
+			async () => void order.push('ready')
+		);
+		await limiter.consume('k');
+		expect(order).toEqual(['ready', 'consume']);
+	});
+});
+
+describe('retryMessage', () => {
+	it.each([
+		[1, 'Too many attempts. Try again in 1 minute.'],
+		[60, 'Too many attempts. Try again in 1 minute.'],
+		[61, 'Too many attempts. Try again in 2 minutes.'],
+		[900, 'Too many attempts. Try again in 15 minutes.']
+	])('says %i seconds as "%s"', (seconds, message) => {
+		expect(retryMessage(seconds)).toBe(message);
+	});
+});

@@ -1,0 +1,176 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimited, RateLimitStoreError } from './errors.js';
+
+/**
+ * One limit: at most `max` attempts per key within `windowSeconds`. The window is fixed: it
+ * starts at a key's first attempt and the count is gone when it ends.
+ */
+export interface RateLimitRule {
+	max: number;
+	/** Seconds. */
+	windowSeconds: number;
+}
+
+/**
+ * Where the counters live. {@link memoryRateLimitStore} (the default) keeps them in this
+ * process: right for one server. Several servers behind a load balancer share one Redis
+ * (`redisRateLimitStore` in `rate-limit-redis.ts`), or each would allow the limit on its own.
+ */
+export interface RateLimitStore {
+	/** Names the store in log lines. */
+	readonly name: string;
+	/** The counter of one rule; `name` keeps rules apart (a key prefix). */
+	limiter(name: string, rule: RateLimitRule): Limiter;
+}
+
+/**
+ * The limits of the sign-in and sign-up flows. Each rule may be `false` (off) or replaced;
+ * what is not given keeps its default ({@link DEFAULT_RATE_LIMITS}).
+ */
+export interface RateLimitConfig {
+	/** Default: {@link memoryRateLimitStore}. */
+	store?: RateLimitStore;
+	signIn?: {
+		/** Failed credentials sign-ins per email (trimmed, lowercased); a successful one resets it. */
+		perEmail?: RateLimitRule | false;
+		/** Failed credentials sign-ins per client address (`event.getClientAddress()`). */
+		perClient?: RateLimitRule | false;
+	};
+	signUp?: {
+		/** Accounts created per client address. */
+		perClient?: RateLimitRule | false;
+	};
+}
+
+/**
+ * 10 failed sign-ins per email and 50 per client address in 15 minutes; 10 sign-ups per client
+ * address in an hour. An attempt counts when it starts (so a burst of parallel attempts is
+ * held too); a successful sign-in gives its attempt back and clears the email's count.
+ */
+export const DEFAULT_RATE_LIMITS = {
+	signIn: { perEmail: { max: 10, windowSeconds: 15 * 60 }, perClient: { max: 50, windowSeconds: 15 * 60 } },
+	signUp: { perClient: { max: 10, windowSeconds: 60 * 60 } }
+} as const satisfies Required<Omit<RateLimitConfig, 'store'>>;
+
+/**
+ * A store's limiters by rule: the same name and rule give the same counter, so a config
+ * resolved per request (the function form of the config) keeps counting where it was.
+ */
+export function memoized(make: (name: string, rule: RateLimitRule) => Limiter): RateLimitStore['limiter'] {
+	const limiters = new Map<string, Limiter>();
+	return (name, rule) => {
+		const id = `${name}:${rule.max}:${rule.windowSeconds}`;
+		let limiter = limiters.get(id);
+		if (!limiter) limiters.set(id, (limiter = make(name, rule)));
+		return limiter;
+	};
+}
+
+/** Counters in this process's memory; they expire with their window. */
+export function memoryRateLimitStore(): RateLimitStore {
+	return {
+		name: 'memory',
+		limiter: memoized((name, rule) => limiterOf(new RateLimiterMemory({ keyPrefix: name, points: rule.max, duration: rule.windowSeconds })))
+	};
+}
+
+/** The store of configs that name none: one per process. */
+let defaultStore: RateLimitStore | undefined;
+
+/** The outcome of counting an attempt: allowed, or refused for `retryAfter` seconds. */
+export type RateLimitResult = { ok: true } | { ok: false; retryAfter: number };
+
+/** One rule's counter in its store. */
+export interface Limiter {
+	/**
+	 * Counts one attempt for `key`.
+	 * @throws the store's error when it cannot count (e.g. Redis is down): callers fail closed.
+	 */
+	consume(key: string): Promise<RateLimitResult>;
+	/** Gives one attempt back (it succeeded). @throws the store's error. */
+	refund(key: string): Promise<void>;
+	/** Forgets `key`'s count. @throws the store's error. */
+	reset(key: string): Promise<void>;
+}
+
+/** The limiters of the flows; a rule that is off has none. */
+export interface RateLimits {
+	store: string;
+	signInPerEmail?: Limiter;
+	signInPerClient?: Limiter;
+	signUpPerClient?: Limiter;
+}
+
+/** Seconds until the window ends, at least 1 (for `Retry-After`, RFC 9110 section 10.2.3). */
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * A {@link Limiter} over a rate-limiter-flexible limiter; `ready` runs before each call (a store
+ * that connects on first use).
+ */
+export function limiterOf(limiter: RateLimiterAbstract, ready: () => Promise<void> = async () => {}): Limiter {
+	return {
+		async consume(key) {
+			await ready();
+			try {
+				await limiter.consume(key);
+				return { ok: true };
+			} catch (refusal) {
+				// rate-limiter-flexible rejects with a RateLimiterRes when over the limit, an Error when the store fails.
+				if (refusal instanceof RateLimiterRes) return { ok: false, retryAfter: seconds(refusal.msBeforeNext) };
+				throw refusal;
+			}
+		},
+		async refund(key) {
+			await ready();
+			await limiter.reward(key, 1);
+		},
+		async reset(key) {
+			await ready();
+			await limiter.delete(key);
+		}
+	};
+}
+
+/**
+ * The limiters for a config: `false` turns every limit off (returns undefined); each rule
+ * not given takes its default. Without a store, the process's memory store is used.
+ */
+export function createRateLimits(config: RateLimitConfig | false | undefined): RateLimits | undefined {
+	if (config === false) return undefined;
+	const store = config?.store ?? (defaultStore ??= memoryRateLimitStore());
+	const make = (name: string, rule: RateLimitRule | false | undefined, fallback: RateLimitRule) =>
+		rule === false ? undefined : store.limiter(name, rule ?? fallback);
+	return {
+		store: store.name,
+		signInPerEmail: make('signin-email', config?.signIn?.perEmail, DEFAULT_RATE_LIMITS.signIn.perEmail),
+		signInPerClient: make('signin-client', config?.signIn?.perClient, DEFAULT_RATE_LIMITS.signIn.perClient),
+		signUpPerClient: make('signup-client', config?.signUp?.perClient, DEFAULT_RATE_LIMITS.signUp.perClient)
+	};
+}
+
+/**
+ * Counts one attempt against each limiter with its key, in order (a check without a limiter or
+ * a key is skipped).
+ * @throws {RateLimited} a limit is reached; the later limiters are not counted.
+ * @throws {RateLimitStoreError} the store could not count: callers refuse the attempt.
+ */
+export async function countAttempt(limits: RateLimits, checks: Array<[Limiter | undefined, string | undefined]>): Promise<void> {
+	for (const [limiter, key] of checks) {
+		if (!limiter || !key) continue;
+		let result: RateLimitResult;
+		try {
+			result = await limiter.consume(key);
+		} catch (err) {
+			throw new RateLimitStoreError(`Counting an attempt in the ${limits.store} rate-limit store failed.`, { err: err as Error });
+		}
+		if (!result.ok) throw new RateLimited('Too many attempts.', result.retryAfter);
+	}
+}
+
+/** "Try again in N minutes." for a wait in seconds (at least one minute). */
+export function retryMessage(retryAfter: number): string {
+	const minutes = Math.max(1, Math.ceil(retryAfter / 60));
+	return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
