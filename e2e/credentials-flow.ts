@@ -4,6 +4,7 @@
  * errors, no-JavaScript forms, malformed cookies and an idempotent re-run. A test file sets an
  * app up in `beforeAll` and calls {@link credentialsFlows} inside its `describe`.
  */
+import http from 'node:http';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { CheckResult, RunResult, Server } from './harness/app.js';
@@ -30,6 +31,20 @@ export async function submitCredentials(page: Page, button: string, email = EMAI
 }
 
 /**
+ * A GET as a browser's address bar sends it (`Accept: text/html`, `Sec-Fetch-Mode: navigate`),
+ * which Node's fetch cannot: it always says `cors`. Redirects are not followed.
+ */
+export function navigate(url: string, cookie?: string): Promise<{ status: number; location?: string }> {
+	return new Promise((resolve, reject) => {
+		const headers = { accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate', ...(cookie === undefined ? {} : { cookie }) };
+		http.get(url, { headers }, (response) => {
+			response.resume();
+			resolve({ status: response.statusCode!, location: response.headers.location });
+		}).on('error', reject);
+	});
+}
+
+/**
  * Registers the flows as tests of the enclosing `describe`.
  * @param app the app under test; called inside each test, after `beforeAll` has set it up
  */
@@ -40,22 +55,33 @@ export function credentialsFlows(app: () => CredentialsApp): void {
 		expect({ errors: result.errors, warnings: result.warnings }).toEqual({ errors: 0, warnings: 0 });
 	});
 
-	it('redirects a signed-out request for /account with 303 to /signin, keeping where it came from', async () => {
-		const response = await fetch(`${app().server.url}/account/settings?tab=2`, { redirect: 'manual' });
-		expect(response.status).toBe(303);
-		expect(response.headers.get('location')).toBe(`/signin?callbackUrl=${encodeURIComponent('/account/settings?tab=2')}`);
+	it('redirects a signed-out page navigation to /account with 303 to /signin, keeping where it came from', async () => {
+		const response = await navigate(`${app().server.url}/account/settings?tab=2`);
+		expect(response).toEqual({ status: 303, location: `/signin?callbackUrl=${encodeURIComponent('/account/settings?tab=2')}` });
 	});
 
-	it('signs up, signs in, keeps the session across a reload, and signs out', async () => {
+	it('answers a signed-out fetch under /account with 401 JSON, not a redirect to an HTML page', async () => {
+		for (const init of [{}, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }]) {
+			const response = await fetch(`${app().server.url}/account/data`, { redirect: 'manual', ...init });
+			expect(response.status).toBe(401);
+			expect(await response.json()).toMatchObject({ message: 'Sign in to continue.' });
+		}
+	});
+
+	it('signs a new user up and in at once, back to the page first asked for; signs out and in again', async () => {
 		const page = await app().browser.newPage();
 		await page.goto(`${app().server.url}/account`);
 		expect(new URL(page.url()).pathname).toBe('/signin');
 
 		await page.getByRole('link', { name: 'Create one' }).click();
-		await page.waitForURL('**/signup');
+		await page.waitForURL('**/signup?callbackUrl=%2Faccount');
 		await submitCredentials(page, 'Create account');
-		await page.waitForURL('**/signin?registered');
+		await page.waitForURL('**/account');
+		await expect.poll(() => page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
 
+		await page.getByRole('button', { name: 'Sign out' }).click();
+		await page.waitForURL((url) => url.pathname === '/');
+		await page.goto(`${app().server.url}/signin`);
 		await submitCredentials(page, 'Sign in');
 		await page.waitForURL('**/');
 		await page.goto(`${app().server.url}/account`);
@@ -114,12 +140,9 @@ export function credentialsFlows(app: () => CredentialsApp): void {
 
 	it('treats a malformed session cookie as signed out, without an error page', async () => {
 		for (const value of ['garbage', 'a.b.c.d.e', '']) {
-			const response = await fetch(`${app().server.url}/account`, {
-				redirect: 'manual',
-				headers: { cookie: `auth.session-token=${value}` }
-			});
+			const response = await navigate(`${app().server.url}/account`, `auth.session-token=${value}`);
 			expect(response.status).toBe(303);
-			expect(response.headers.get('location')).toMatch(/^\/signin\?/);
+			expect(response.location).toMatch(/^\/signin\?/);
 		}
 		const home = await fetch(`${app().server.url}/`, { headers: { cookie: 'auth.session-token=garbage' } });
 		expect(home.status).toBe(200);

@@ -4,12 +4,15 @@
  * apps get every OAuth provider (svelte-check sees them all, in TypeScript and in JavaScript
  * with JSDoc types; the others' .env keys stay empty) and the idp flows against the dev IdP
  * (./idp-flow.ts). The TypeScript app's install is the CLI's own; the JSDoc app ends up with the
- * same dependencies and shares it (no second better-sqlite3 compile).
+ * same dependencies and shares it (no second better-sqlite3 compile). The TypeScript app also
+ * gets a remote function and an endpoint guarded with requireUser(), and the sign-in rate limit
+ * is driven there (./guards-flow.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsFlows } from './credentials-flow.js';
+import { guardsFlows, prepareGuards } from './guards-flow.js';
 import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { node22, type NodeToolchain } from './harness/node.js';
@@ -50,6 +53,7 @@ for (const { fixture, tsconfig, providers, ext } of [
 			cli = await createAuth(appDir, ['--yes', '--providers', providers, ...(installed ? ['--no-install'] : [])]);
 			if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 			if (installed) await shareInstall(installed, appDir);
+			if (ext === 'ts') await prepareGuards(appDir);
 			if (providers.includes('idp')) idp = await startIdpFor(appDir);
 			await build(appDir, { env: toolchain.env });
 			server = await start(appDir, { mode: 'preview', env: toolchain.env, port: idp?.port });
@@ -89,6 +93,7 @@ for (const { fixture, tsconfig, providers, ext } of [
 			runCliAgain: () => createAuth(appDir, ['--yes', '--providers', providers])
 		}));
 
+		if (ext === 'ts') guardsFlows(() => ({ server: server!, browser: browser! }));
 		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 	});
 }

@@ -32,11 +32,14 @@ const PROVIDERS = 'credentials,idp,social,github,google';
 const EMAIL = 'ada@example.com';
 const PASSWORD = 'correct horse battery staple';
 
-/** The pages to shoot, by name; `signedIn` ones are taken after signing in. */
+/**
+ * The pages to shoot, by name; `signedIn` ones are taken after signing in, `limited` after wrong
+ * passwords until the sign-in rate limit answers (the first time, 11 of them; the limit lasts).
+ */
 const PAGES = {
 	signin: { path: '/signin', signedIn: false },
 	'signin-error': { path: '/signin?error=CredentialsSignin', signedIn: false },
-	'signin-registered': { path: '/signin?registered', signedIn: false },
+	'signin-limited': { path: '/signin', signedIn: false, limited: true },
 	signup: { path: '/signup', signedIn: false },
 	account: { path: '/account', signedIn: true },
 	signout: { path: '/signout', signedIn: true }
@@ -90,6 +93,21 @@ async function signUp(browser) {
 	await page.close();
 }
 
+/**
+ * Wrong passwords for one email until the page shows the rate limit's message.
+ * @param {import('playwright-core').Page} page
+ */
+async function reachLimit(page) {
+	for (let attempt = 0; attempt < 12; attempt++) {
+		await page.getByLabel('Email').fill('limited@example.com');
+		await page.getByLabel('Password').fill('not the password');
+		await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+		await page.waitForLoadState();
+		if ((await page.getByRole('alert').textContent())?.startsWith('Too many attempts')) return;
+	}
+	throw new Error('the sign-in rate limit never answered');
+}
+
 /** @param {import('playwright-core').Page} page */
 async function signIn(page) {
 	await page.goto('/signin?callbackUrl=%2Faccount');
@@ -129,6 +147,7 @@ try {
 					signedIn = true;
 				}
 				await page.goto(PAGES[shot.page].path);
+				if ('limited' in PAGES[shot.page]) await reachLimit(page);
 				// The fixture app has no styles of its own: this one line is what a dark-mode app
 				// declares, so that the page around the card follows the scheme too.
 				await page.addStyleTag({ content: ':root { color-scheme: light dark; }' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ANSWERS, equivalentCommand, splitList, validateAnswers, type Answers } from './answers.js';
+import { DEFAULT_ANSWERS, equivalentCommand, RATE_LIMIT_STORES, splitList, validateAnswers, type Answers } from './answers.js';
 import { CliError } from './errors.js';
 
 const codeOf = (answers: Partial<Answers>) => {
@@ -22,9 +22,26 @@ describe('validateAnswers', () => {
 		[{ protect: ['/signin'] }, 'E_INVALID_PROTECT'],
 		[{ protect: ['/a?b'] }, 'E_INVALID_PROTECT'],
 		[{ protect: ['/account', '/admin/'] }, 'ok'],
-		[{ protect: [] }, 'ok']
+		[{ protect: [] }, 'ok'],
+		[{ rateLimit: 'redis' as const }, 'ok'],
+		[{ rateLimit: 'memory' as const }, 'ok'],
+		[{ rateLimit: 'valkey' as never }, 'E_UNKNOWN_RATE_LIMIT_STORE'],
+		[{ rateLimit: 'Redis' as never }, 'E_UNKNOWN_RATE_LIMIT_STORE'],
+		[{ rateLimit: '' as never }, 'E_UNKNOWN_RATE_LIMIT_STORE']
 	])('%j → %s', (answers, code) => {
 		expect(codeOf(answers)).toBe(code);
+	});
+
+	it('names the stores in the hint of an unknown rate-limit store', () => {
+		expect(() => validateAnswers({ ...DEFAULT_ANSWERS, rateLimit: 'memcached' as never })).toThrow(
+			expect.objectContaining({
+				code: 'E_UNKNOWN_RATE_LIMIT_STORE',
+				message: 'Unknown rate-limit store "memcached".',
+				hint: expect.stringMatching(/memory .*redis .*REDIS_URL/)
+			})
+		);
+		expect(RATE_LIMIT_STORES).toEqual(['memory', 'redis']);
+		expect(DEFAULT_ANSWERS.rateLimit).toBe('memory');
 	});
 
 	it('drops trailing slashes from prefixes', () => {
@@ -41,7 +58,8 @@ describe('splitList', () => {
 describe('equivalentCommand', () => {
 	it('repeats every answer as a flag', () => {
 		expect(equivalentCommand(DEFAULT_ANSWERS)).toBe(
-			'npx create-auth --yes --providers credentials --strategy jwt --adapter sqlite --protect /account'
+			'npx create-auth --yes --providers credentials --strategy jwt --adapter sqlite --protect /account --rate-limit memory'
 		);
+		expect(equivalentCommand({ ...DEFAULT_ANSWERS, rateLimit: 'redis' })).toMatch(/ --rate-limit redis$/);
 	});
 });

@@ -11,6 +11,15 @@ export const STRATEGIES = ['jwt', 'database'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 export type { AdapterId };
 
+/**
+ * Where the sign-in and sign-up rate-limit counters live: `memory` (in the server's process, the
+ * default: right for one server) or `redis` (shared by every server behind a load balancer, at
+ * `REDIS_URL`).
+ */
+export const RATE_LIMIT_STORES = ['memory', 'redis'] as const;
+
+export type RateLimitStoreId = (typeof RATE_LIMIT_STORES)[number];
+
 /** The user's choices: what the CLI asks, what the manifest records, what the plan renders. */
 export interface Answers {
 	/** Provider ids in the order given, without duplicates. */
@@ -19,6 +28,8 @@ export interface Answers {
 	adapter: AdapterId;
 	/** Path prefixes guarded by the authorization handle: leading `/`, no trailing `/`. */
 	protect: string[];
+	/** Where rate-limit counters live; manifests written before it existed read as `memory`. */
+	rateLimit: RateLimitStoreId;
 }
 
 /** Used for anything not given under `--yes` or without a TTY. */
@@ -26,7 +37,8 @@ export const DEFAULT_ANSWERS: Answers = {
 	providers: ['credentials'],
 	strategy: 'jwt',
 	adapter: 'sqlite',
-	protect: ['/account']
+	protect: ['/account'],
+	rateLimit: 'memory'
 };
 
 /** Pages the CLI generates; a protected prefix covering them would loop on the redirect. */
@@ -42,7 +54,8 @@ export function splitList(value: string): string[] {
  *
  * @throws {CliError} `E_UNKNOWN_PROVIDER` (unknown id or empty list),
  *   `E_UNSUPPORTED_STRATEGY`, `E_UNKNOWN_ADAPTER`, `E_INVALID_PROTECT` (a prefix without a
- *   leading `/`, `/` itself, or one that would cover the sign-in pages)
+ *   leading `/`, `/` itself, or one that would cover the sign-in pages),
+ *   `E_UNKNOWN_RATE_LIMIT_STORE`
  */
 export function validateAnswers(answers: Answers): Answers {
 	const known = PROVIDERS.map((provider) => provider.id).join(', ');
@@ -63,6 +76,13 @@ export function validateAnswers(answers: Answers): Answers {
 	}
 	if (!(ADAPTER_IDS as readonly string[]).includes(answers.adapter)) {
 		throw new CliError('E_UNKNOWN_ADAPTER', `Unknown adapter "${answers.adapter}".`, `Known adapters: ${ADAPTER_IDS.join(', ')}.`);
+	}
+	if (!(RATE_LIMIT_STORES as readonly string[]).includes(answers.rateLimit)) {
+		throw new CliError(
+			'E_UNKNOWN_RATE_LIMIT_STORE',
+			`Unknown rate-limit store "${answers.rateLimit}".`,
+			'Known stores: memory (one server; the default), redis (several servers sharing the counters at REDIS_URL).'
+		);
 	}
 	return { ...answers, protect: answers.protect.map(normalizePrefix) };
 }
@@ -86,6 +106,7 @@ export function equivalentCommand(answers: Answers): string {
 		`--providers ${answers.providers.join(',')}`,
 		`--strategy ${answers.strategy}`,
 		`--adapter ${answers.adapter}`,
-		`--protect ${answers.protect.join(',')}`
+		`--protect ${answers.protect.join(',')}`,
+		`--rate-limit ${answers.rateLimit}`
 	].join(' ');
 }

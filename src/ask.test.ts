@@ -59,6 +59,18 @@ describe('askMissing', () => {
 		expect(answersFromFlags({ adapter: 'postgres' }, adaptersFor({ drizzle })).adapter).toBe('postgres');
 	});
 
+	it('takes --rate-limit as given, defaults it to memory, and never prompts for it', async () => {
+		expect(answersFromFlags({ rateLimit: 'redis' }, adaptersFor({})).rateLimit).toBe('redis');
+		expect(answersFromFlags({}, adaptersFor({})).rateLimit).toBe('memory');
+		// An unknown store is kept as given, for validateAnswers to refuse with its code.
+		expect(answersFromFlags({ rateLimit: 'valkey' }, adaptersFor({})).rateLimit).toBe('valkey');
+		const session = scripted([ENTER]);
+		const answers = await askMissing({ providers: 'credentials', strategy: 'jwt', adapter: 'sqlite', rateLimit: 'redis' }, adaptersFor({}), session.streams);
+		session.stop();
+		expect(answers).toEqual({ ...DEFAULT_ANSWERS, rateLimit: 'redis' });
+		expect(session.screen()).not.toMatch(/rate.limit|redis/i);
+	});
+
 	it('turns a cancelled prompt into E_CANCELLED', async () => {
 		const session = scripted([CTRL_C]);
 		await expect(askMissing({}, adaptersFor({}), session.streams)).rejects.toMatchObject({ code: 'E_CANCELLED' });

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import * as prompts from '@clack/prompts';
 import type { AdapterScaffold } from './adapters.js';
-import { DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type Strategy } from './answers.js';
+import { DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type RateLimitStoreId, type Strategy } from './answers.js';
 import { CliError } from './errors.js';
 import { PROVIDERS } from './providers/index.js';
 
@@ -11,6 +11,8 @@ export interface GivenAnswers {
 	strategy?: string;
 	adapter?: string;
 	protect?: string;
+	/** `--rate-limit`: never prompted for (memory, the default, suits one server). */
+	rateLimit?: string;
 }
 
 const STRATEGY_HINTS: Record<Strategy, string> = {
@@ -37,7 +39,8 @@ export function answersFromFlags(given: GivenAnswers, adapters: readonly Adapter
 		providers: given.providers === undefined ? DEFAULT_ANSWERS.providers : splitList(given.providers),
 		strategy: (given.strategy ?? DEFAULT_ANSWERS.strategy) as Strategy,
 		adapter: (given.adapter ?? defaultAdapter(adapters)) as AdapterId,
-		protect: given.protect === undefined ? DEFAULT_ANSWERS.protect : splitList(given.protect)
+		protect: given.protect === undefined ? DEFAULT_ANSWERS.protect : splitList(given.protect),
+		rateLimit: (given.rateLimit ?? DEFAULT_ANSWERS.rateLimit) as RateLimitStoreId
 	};
 }
 
@@ -48,7 +51,8 @@ export interface PromptStreams {
 }
 
 /**
- * Asks, with @clack/prompts, for every answer the flags did not give.
+ * Asks, with @clack/prompts, for every answer the flags did not give, except the rate-limit
+ * store: `--rate-limit` or the default (memory, right for one server).
  *
  * @param adapters the adapters that fit the app (`adaptersFor`), in prompt order; Drizzle's,
  *   when offered, is preselected: the app's own database
@@ -104,7 +108,7 @@ export async function askMissing(given: GivenAnswers, adapters: readonly Adapter
 						})
 					) ?? ''
 				);
-	return { providers, strategy, adapter, protect };
+	return { providers, strategy, adapter, protect, rateLimit: defaults.rateLimit };
 }
 
 function answered<T>(value: T): Exclude<T, symbol> {

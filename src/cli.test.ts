@@ -80,6 +80,31 @@ describe('create-auth (the binary)', () => {
 		expect(await snapshot(dir)).toEqual(before);
 	});
 
+	it('--rate-limit redis: records the store, vendors it, imports it in src/auth.ts and writes REDIS_URL; an unknown store writes nothing', async () => {
+		const dir = await fixtureCopy();
+		const before = await snapshot(dir);
+		const unknown = await run(dir, '--yes', '--no-install', '--rate-limit', 'valkey');
+		expect(unknown.code).toBe(1);
+		expect(unknown.stderr).toContain('Unknown rate-limit store "valkey". [E_UNKNOWN_RATE_LIMIT_STORE]');
+		expect(unknown.stderr).toContain('redis');
+		expect(await snapshot(dir)).toEqual(before);
+
+		const result = await run(dir, '--yes', '--no-install', '--rate-limit', 'redis');
+		expect(result.code, result.stderr).toBe(0);
+		const files = await snapshot(dir);
+		expect(JSON.parse(files['.create-auth/manifest.json']!).answers.rateLimit).toBe('redis');
+		expect(files['src/lib/server/auth/rate-limit-redis.ts']).toContain('export function redisRateLimitStore(');
+		expect(files['src/auth.ts']).toContain('rateLimit: { store: redisRateLimitStore({ url: env.REDIS_URL');
+		expect(files['.env']).toMatch(/^REDIS_URL=redis:\/\/127\.0\.0\.1:6379$/m);
+		expect(JSON.parse(files['package.json']!).dependencies.ioredis).toBeDefined();
+	});
+
+	it('--help documents --rate-limit with both stores and the default', async () => {
+		const help = await run(tmpdir(), '--help');
+		expect(help.code).toBe(0);
+		expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--rate-limit <store> .*memory .*redis.*REDIS_URL \(default memory\)/);
+	});
+
 	it('--dry-run prints the plan and writes nothing', async () => {
 		const dir = await fixtureCopy();
 		const before = await snapshot(dir);

@@ -24,6 +24,7 @@ export async function main(argv: string[]): Promise<number> {
 		.option('--adapter <id>', 'where users and accounts are stored: sqlite, postgres, mysql or memory (default sqlite)')
 		.option('--database-url <url>', "DATABASE_URL for .env with postgres or mysql (default: a local server's)")
 		.option('--protect <prefixes>', 'path prefixes that need a signed-in user, comma separated (default /account)')
+		.option('--rate-limit <store>', 'where sign-in and sign-up rate-limit counters live: memory (one server) or redis, shared by several servers at REDIS_URL (default memory)')
 		.option('-y, --yes', 'use defaults for anything not given; never prompt')
 		.option('--no-install', 'write files but do not install dependencies')
 		.option('--dry-run', 'print what would be written; write nothing')

@@ -13,13 +13,33 @@ export interface AuthEnvVar {
 	example: string;
 }
 
+/** The variable of the Redis server's URL, read by the `redis` rate-limit store. */
+export const REDIS_URL = 'REDIS_URL';
+
+/**
+ * The variables the answers' rate-limit store reads: `REDIS_URL` for `redis` (a first run writes
+ * a local server's URL to `.env`), none for `memory`.
+ */
+export function rateLimitEnvVars(answers: Pick<Answers, 'rateLimit'>): AuthEnvVar[] {
+	if (answers.rateLimit !== 'redis') return [];
+	return [
+		{
+			key: REDIS_URL,
+			description: 'Redis holding the sign-in and sign-up rate-limit counters every server shares: redis://user:password@host:6379 (rediss:// for TLS)',
+			value: 'redis://127.0.0.1:6379',
+			example: 'redis://user:password@host:6379'
+		}
+	];
+}
+
 /**
  * Every variable the generated `src/auth.ts` reads for these answers, in the order it reads
- * them (the adapter and the providers are declared before the config; a provider's variables
- * are written empty to `.env`, for the user to fill in). One list serves `.env`, `.env.example`,
- * `src/env.ts` (explicit environment variables) and the names imported from `$app/env/private`,
- * so they cannot disagree; and `sv migrate sveltekit-3`, which imports the names in the order
- * they are used, rewrites a SvelteKit 2 `src/auth.ts` into exactly the SvelteKit 3 one.
+ * them (the adapter and the providers are declared before the config, the rate-limit store's
+ * `REDIS_URL` is read last, in it; a provider's variables are written empty to `.env`, for the
+ * user to fill in). One list serves `.env`, `.env.example`, `src/env.ts` (explicit environment
+ * variables) and the names imported from `$app/env/private`, so they cannot disagree; and
+ * `sv migrate sveltekit-3`, which imports the names in the order they are used, rewrites a
+ * SvelteKit 2 `src/auth.ts` into exactly the SvelteKit 3 one.
  *
  * @param authSecret the fresh secret for `.env` (only written when `.env` has no AUTH_SECRET)
  * @param databaseUrl the adapter's `DATABASE_URL` for `.env` (`--database-url`); default: a
@@ -52,6 +72,7 @@ export function authEnvVars(answers: Answers, authSecret: string, databaseUrl?: 
 			key: 'AUTH_URL',
 			description: 'The public URL of the app, when requests reach it on another origin (behind a proxy).',
 			example: ''
-		}
+		},
+		...rateLimitEnvVars(answers)
 	];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enablesExplicitEnv, kitMajor, libFolder, missingNode } from './kit.js';
+import { enablesExplicitEnv, hasRequestEvent, kitMajor, libFolder, missingNode } from './kit.js';
 
 describe('kitMajor', () => {
 	it.each([
@@ -9,6 +9,19 @@ describe('kitMajor', () => {
 		['the newest major for a tag', undefined, 'latest', 3]
 	])('takes %s', (_, installed, range, major) => {
 		expect(kitMajor(installed, range)).toBe(major);
+	});
+});
+
+describe('hasRequestEvent', () => {
+	it.each([
+		['an installed 2.20', '2.20.0', '^2.5.0', true],
+		['an installed 2.19 whatever the range says', '2.19.3', '^2.63.0', false],
+		['a range from 2.63 when nothing is installed', undefined, '^2.63.0', true],
+		['a range from 2.5', undefined, '~2.5.0', false],
+		['SvelteKit 3', undefined, '^3.0.0-next.0', true],
+		['a tag (the newest)', undefined, 'latest', true]
+	])('%s: %s', (_, installed, range, expected) => {
+		expect(hasRequestEvent(installed, range)).toBe(expected);
 	});
 });
 

@@ -20,6 +20,8 @@ export interface KitShape {
 	 * when `experimental.explicitEnvironmentVariables` is set.
 	 */
 	explicitEnv: boolean;
+	/** `getRequestEvent` is in `$app/server` (SvelteKit 2.20+): `src/auth.ts` hands it to the runtime. */
+	requestEvent: boolean;
 }
 
 /**
@@ -39,6 +41,17 @@ const MIN_NODE: Record<number, [number, number]> = { 3: [22, 17] };
 export function kitMajor(installed: string | undefined, range: string): number {
 	const major = /\d+/.exec(installed ?? '')?.[0] ?? /\d+/.exec(range)?.[0];
 	return major === undefined ? 3 : Number(major);
+}
+
+/**
+ * Whether the app's SvelteKit has `getRequestEvent` (2.20+): the installed version, else the
+ * lowest version the declared range allows; a range with no version (`latest`) means the newest.
+ */
+export function hasRequestEvent(installed: string | undefined, range: string): boolean {
+	const version = /(\d+)\.(\d+)/.exec(installed ?? '') ?? /(\d+)(?:\.(\d+))?/.exec(range);
+	if (!version) return true;
+	const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
+	return major > 2 || (major === 2 && minor >= 20);
 }
 
 /**

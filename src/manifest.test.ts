@@ -25,6 +25,14 @@ describe('parseManifest', () => {
 		expect(parseManifest(text)).toBeUndefined();
 	});
 
+	it('reads the answers of a manifest written before --rate-limit existed as the memory store', () => {
+		const { rateLimit: _, ...olderAnswers } = DEFAULT_ANSWERS;
+		const older = JSON.stringify({ ...manifest, answers: olderAnswers });
+		expect(parseManifest(older)?.answers).toEqual({ ...olderAnswers, rateLimit: 'memory' });
+		const redis = serializeManifest({ ...manifest, answers: { ...DEFAULT_ANSWERS, rateLimit: 'redis' } });
+		expect(parseManifest(redis)?.answers.rateLimit).toBe('redis');
+	});
+
 	it('defaults a missing pending list', () => {
 		const { pending: _, ...withoutPending } = manifest;
 		expect(parseManifest(JSON.stringify(withoutPending))?.pending).toEqual([]);

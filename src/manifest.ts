@@ -1,4 +1,4 @@
-import type { Answers } from './answers.js';
+import { DEFAULT_ANSWERS, type Answers } from './answers.js';
 
 /** Where the manifest lives in the app (committed with the app: regenerate needs it). */
 export const MANIFEST_PATH = '.create-auth/manifest.json';
@@ -47,9 +47,10 @@ export interface Manifest {
 /**
  * Reads a manifest's text.
  *
- * @returns the manifest (`pending` defaulted to []), or undefined when the text is absent or not
- *   a manifest: no version, files or answers.providers (a damaged manifest is treated as a first
- *   run: files that exist are then left alone, nothing is lost)
+ * @returns the manifest (`pending` defaulted to []; `answers.rateLimit`, which manifests of
+ *   earlier versions lack, to `memory`: what those versions wrote), or undefined when the text
+ *   is absent or not a manifest: no version, files or answers.providers (a damaged manifest is
+ *   treated as a first run: files that exist are then left alone, nothing is lost)
  */
 export function parseManifest(text: string | undefined): Manifest | undefined {
 	if (!text) return undefined;
@@ -60,7 +61,9 @@ export function parseManifest(text: string | undefined): Manifest | undefined {
 			!!value.files &&
 			typeof value.files === 'object' &&
 			Array.isArray(value.answers?.providers);
-		return valid ? ({ ...value, pending: Array.isArray(value.pending) ? value.pending : [] } as Manifest) : undefined;
+		if (!valid) return undefined;
+		const answers = { ...value.answers!, rateLimit: value.answers!.rateLimit ?? DEFAULT_ANSWERS.rateLimit };
+		return { ...value, answers, pending: Array.isArray(value.pending) ? value.pending : [] } as Manifest;
 	} catch {
 		return undefined;
 	}

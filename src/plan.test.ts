@@ -94,7 +94,9 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 			'better-sqlite3': base.tool.devDependencies['better-sqlite3'],
 			jose: base.tool.devDependencies.jose,
 			'oauth-1.0a': base.tool.devDependencies['oauth-1.0a'],
-			oauth4webapi: base.tool.devDependencies.oauth4webapi
+			oauth4webapi: base.tool.devDependencies.oauth4webapi,
+			'p-limit': base.tool.devDependencies['p-limit'],
+			'rate-limiter-flexible': base.tool.devDependencies['rate-limiter-flexible']
 		});
 		expect(pkg.devDependencies['@types/better-sqlite3']).toBe(base.tool.devDependencies['@types/better-sqlite3']);
 	});
@@ -177,8 +179,8 @@ describe('planInit for each SvelteKit shape', () => {
 	const written = (plan: Plan) => plan.operations.filter((op) => op.path !== MANIFEST_PATH);
 
 	it('detects the sv 1.0 app as SvelteKit 3 with #lib imports and explicit environment variables', async () => {
-		expect(kit3.kit).toEqual({ major: 3, libImports: true, explicitEnv: true });
-		expect(fixture.kit).toEqual({ major: 2, libImports: false, explicitEnv: false });
+		expect(kit3.kit).toEqual({ major: 3, libImports: true, explicitEnv: true, requestEvent: true });
+		expect(fixture.kit).toEqual({ major: 2, libImports: false, explicitEnv: false, requestEvent: true });
 	});
 
 	it('writes no $lib, $env or $app/environment anywhere in a SvelteKit 3 app', async () => {
@@ -220,7 +222,7 @@ describe('planInit for each SvelteKit shape', () => {
 		const plan = await planInit({ ...base, project: optedIn });
 		expect(contentOf(plan, 'src/auth.ts')).toContain("from '$app/env/private';");
 		expect(contentOf(plan, 'src/auth.ts')).toContain("import { SvelteKitAuth } from '$lib/server/auth';");
-		expect(contentOf(plan, 'src/authorization.ts')).toContain("import { redirect, type Handle } from '@sveltejs/kit';");
+		expect(contentOf(plan, 'src/authorization.ts')).toContain("import type { Handle } from '@sveltejs/kit';");
 		expect(paths(plan)).toContain('src/env.ts');
 	});
 
@@ -268,7 +270,7 @@ describe('planInit with OAuth providers', () => {
 		expect(auth).toContain("client: { token_endpoint_auth_method: 'client_secret_post' }");
 		expect(auth).toContain("return token.provider === 'idp' ? refreshAccessToken(idp, token) : token;");
 		expect(auth).toContain('delete fields.refresh_token;');
-		expect(auth).toContain('export const { handle, signIn, signOut, getProviders } = SvelteKitAuth(');
+		expect(auth).toContain('export const { handle, signIn, signOut, signUp, getProviders } = SvelteKitAuth(');
 	});
 
 	it('gives the sign-in page a load with the provider buttons only when a provider needs one', async () => {
@@ -399,9 +401,11 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 			expect(contentOf(plan, 'src/authorization.js')).toContain(` * @type {import('${hookTypes}').Handle}\n */\nexport const authorization = async ({ event, resolve }) => {`);
 			expect(contentOf(plan, 'src/authorization.js')).toContain(" * @type {string[]}\n */\nconst protectedPrefixes = ['/account'];");
 			expect(contentOf(plan, 'src/routes/+layout.server.js')).toContain("/** @type {import('./$types').LayoutServerLoad} */\nexport const load = async (event) => {");
-			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain("/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => {");
+			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain(
+				"/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ user: await requireUser(event) });"
+			);
 			expect(contentOf(plan, 'src/routes/signin/+page.server.js')).toContain("/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ providers: await getProviders(event) });");
-			expect(contentOf(plan, 'src/routes/signup/+page.server.js')).toContain("/** @satisfies {import('./$types').Actions} */\nexport const actions = {\n");
+			expect(contentOf(plan, 'src/routes/signup/+page.server.js')).toContain("/** @satisfies {import('./$types').Actions} */\nexport const actions = { default: signUp };");
 			expect(contentOf(plan, 'src/hooks.server.js')).toContain("import { handle as authentication } from './auth';");
 		});
 
@@ -541,7 +545,7 @@ describe('planInit for each adapter and session strategy', () => {
 		expect(auth).toContain("export const adapter = DrizzleAdapter(db, { dialect: 'sqlite' });");
 		// No driver of ours: the app's Drizzle brings its own.
 		const { dependencies } = JSON.parse(contentOf(plan, 'package.json')!);
-		expect(Object.keys(dependencies).filter((name) => !(name in JSON.parse(existing.packageJson).dependencies))).toEqual(['jose', 'oauth-1.0a', 'oauth4webapi']);
+		expect(Object.keys(dependencies).filter((name) => !(name in JSON.parse(existing.packageJson).dependencies))).toEqual(['jose', 'oauth-1.0a', 'oauth4webapi', 'p-limit', 'rate-limiter-flexible']);
 		const again = await planInit({ ...base, answers, project: applied(existing, plan) });
 		expect(again.operations).toEqual([]);
 	});
@@ -565,5 +569,134 @@ describe('planInit for each adapter and session strategy', () => {
 		const deleted = plan.operations.filter((op) => op.content === undefined).map((op) => op.path);
 		expect(deleted).toEqual(['src/lib/server/auth/adapters/sqlite.ts']);
 		expect(contentOf(plan, 'src/auth.ts')).toContain('PostgresAdapter({ connectionString: env.DATABASE_URL })');
+	});
+});
+
+describe('planInit for each rate-limit store', () => {
+	const REDIS_FILE = 'src/lib/server/auth/rate-limit-redis.ts';
+	const answersWith = (rateLimit: Answers['rateLimit'], providers = DEFAULT_ANSWERS.providers): Answers => ({ ...DEFAULT_ANSWERS, providers, rateLimit });
+	const planWith = (project: Project, rateLimit: Answers['rateLimit'], providers?: string[]) =>
+		planInit({ ...base, answers: answersWith(rateLimit, providers), project });
+	const dependenciesOf = (plan: Plan) => JSON.parse(contentOf(plan, 'package.json')!).dependencies as Record<string, string>;
+	const authOf = (plan: Plan) => contentOf(plan, 'src/auth.ts') ?? contentOf(plan, 'src/auth.js')!;
+
+	it('memory: installs the rate limiter without a Redis client, vendors no Redis store, and leaves the default store to the runtime', async () => {
+		const plan = await planWith(fixture, 'memory');
+		const dependencies = dependenciesOf(plan);
+		expect(dependencies['rate-limiter-flexible']).toBe(base.tool.devDependencies['rate-limiter-flexible']);
+		expect(dependencies['p-limit']).toBe(base.tool.devDependencies['p-limit']);
+		expect(dependencies).not.toHaveProperty('ioredis');
+		expect(paths(plan)).toContain('src/lib/server/auth/rate-limit.ts');
+		expect(paths(plan)).not.toContain(REDIS_FILE);
+		expect(authOf(plan)).not.toMatch(/redis|rateLimit/i);
+		expect(contentOf(plan, '.env')).not.toContain('REDIS_URL');
+		expect(contentOf(plan, '.env.example')).not.toContain('REDIS_URL');
+		expect(parseManifest(contentOf(plan, MANIFEST_PATH))!.answers.rateLimit).toBe('memory');
+	});
+
+	it('redis: installs ioredis at the tested range, vendors the Redis store and writes REDIS_URL to .env and .env.example', async () => {
+		const plan = await planWith(fixture, 'redis');
+		expect(dependenciesOf(plan).ioredis).toBe(base.tool.devDependencies.ioredis);
+		expect(dependenciesOf(plan)['rate-limiter-flexible']).toBe(base.tool.devDependencies['rate-limiter-flexible']);
+		expect(contentOf(plan, REDIS_FILE)).toBe(base.runtime['server/auth/rate-limit-redis.ts']);
+		expect(contentOf(plan, '.env')).toMatch(/^# Redis holding the sign-in and sign-up rate-limit counters .*\nREDIS_URL=redis:\/\/127\.0\.0\.1:6379$/m);
+		expect(contentOf(plan, '.env.example')).toMatch(/^# Redis .*\nREDIS_URL=redis:\/\/user:password@host:6379$/m);
+		const manifest = parseManifest(contentOf(plan, MANIFEST_PATH))!;
+		expect(manifest.answers.rateLimit).toBe('redis');
+		expect(manifest.files[REDIS_FILE]?.strategy).toBe('managed');
+		expect(manifest.files['.env']).toEqual({ strategy: 'patch', edits: ['AUTH_SQLITE_FILE', 'AUTH_SECRET', 'REDIS_URL'] });
+	});
+
+	it('redis, SvelteKit 2 TypeScript: imports the store through $lib and gives it to the config after the providers, reading env.REDIS_URL', async () => {
+		const auth = authOf(await planWith(fixture, 'redis', ['credentials', 'idp']));
+		expect(auth).toContain("import { SQLiteAdapter } from '$lib/server/auth/adapters/sqlite';\nimport { redisRateLimitStore } from '$lib/server/auth/rate-limit-redis';\n");
+		expect(auth).toContain(
+			'\t\tproviders: [credentials, idp],\n' +
+				'\t\t// Sign-in and sign-up rate-limit counters live in Redis at REDIS_URL (a local one when unset), shared by every server.\n' +
+				"\t\trateLimit: { store: redisRateLimitStore({ url: env.REDIS_URL || 'redis://127.0.0.1:6379' }) },\n" +
+				'\t\tcallbacks: {\n'
+		);
+		parse(auth, { sourceType: 'module', plugins: ['typescript'] });
+	});
+
+	it('redis, SvelteKit 3 TypeScript: imports REDIS_URL from $app/env/private last, declares it in src/env.ts, and the store through #lib', async () => {
+		const plan = await planWith(kit3, 'redis');
+		const auth = authOf(plan);
+		expect(auth).toContain("import { AUTH_SQLITE_FILE, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL, REDIS_URL } from '$app/env/private';");
+		expect(auth).toContain("import { redisRateLimitStore } from '#lib/server/auth/rate-limit-redis.js';");
+		expect(auth).toContain("\t\tproviders: [credentials],\n\t\t// Sign-in and sign-up rate-limit counters");
+		expect(auth).toMatch(/\trateLimit: \{ store: redisRateLimitStore\(\{ url: REDIS_URL \|\| 'redis:\/\/127\.0\.0\.1:6379' \}\) \}\n\t\},\n/);
+		expect(auth).not.toContain('env.REDIS_URL');
+		expect(contentOf(plan, 'src/env.ts')).toContain(
+			"\tREDIS_URL: {\n\t\tpublic: false,\n\t\tdescription: 'Redis holding the sign-in and sign-up rate-limit counters every server shares"
+		);
+		expect(paths(plan)).toContain(REDIS_FILE);
+		parse(auth, { sourceType: 'module', plugins: ['typescript'] });
+	});
+
+	it.each([
+		['kit2-jsdoc', () => kit2Jsdoc, "'$lib/server/auth/rate-limit-redis'", 'env.REDIS_URL'],
+		['kit3-jsdoc', () => kit3Jsdoc, "'#lib/server/auth/rate-limit-redis.js'", 'REDIS_URL']
+	] as const)('redis, %s: src/auth.js makes the store in plain JavaScript', async (_, app, specifier, read) => {
+		const plan = await planWith(app(), 'redis', ['credentials', 'github']);
+		const auth = contentOf(plan, 'src/auth.js')!;
+		expect(auth).toContain(`import { redisRateLimitStore } from ${specifier};`);
+		expect(auth).toContain(`\t\tproviders: [credentials, github],\n\t\t// Sign-in and sign-up rate-limit counters`);
+		expect(auth).toContain(`rateLimit: { store: redisRateLimitStore({ url: ${read} || 'redis://127.0.0.1:6379' }) }\n\t},`);
+		// No TypeScript plugin: any annotation would throw.
+		parse(auth, { sourceType: 'module' });
+		expect(paths(plan)).toContain(REDIS_FILE);
+		expect(contentOf(plan, 'src/env.js')?.includes('REDIS_URL: {') ?? false).toBe(app().kit.explicitEnv);
+	});
+
+	it('plans zero writes when run again with redis', async () => {
+		for (const project of [fixture, kit3]) {
+			const first = await planWith(project, 'redis');
+			expect((await planWith(applied(project, first), 'redis')).operations).toEqual([]);
+		}
+	});
+
+	it('switching redis → memory deletes the untouched Redis store and takes it out of src/auth.ts; .env keeps REDIS_URL', async () => {
+		const first = await planWith(fixture, 'redis');
+		const plan = await planWith(applied(fixture, first), 'memory');
+		const deleted = plan.operations.filter((op) => op.content === undefined).map((op) => op.path);
+		expect(deleted).toEqual([REDIS_FILE]);
+		expect(authOf(plan)).toBe(authOf(await planWith(fixture, 'memory')));
+		expect(paths(plan)).not.toContain('.env');
+		const manifest = parseManifest(contentOf(plan, MANIFEST_PATH))!;
+		expect(manifest.answers.rateLimit).toBe('memory');
+		expect(manifest.files[REDIS_FILE]).toBeUndefined();
+	});
+
+	it('switching redis → memory keeps a Redis store the user edited, as an adapter switch does', async () => {
+		const after = applied(fixture, await planWith(fixture, 'redis'));
+		const edited: Project = { ...after, files: { ...after.files, [REDIS_FILE]: `${after.files[REDIS_FILE]}// mine\n` } };
+		const plan = await planWith(edited, 'memory');
+		expect(paths(plan)).not.toContain(REDIS_FILE);
+		expect(plan.skipped).toContainEqual({ path: REDIS_FILE, reason: 'no longer generated; kept because you changed it' });
+	});
+
+	it('switching memory → redis adds the store to a src/auth.ts the user edited, keeping their lines', async () => {
+		const after = applied(fixture, await planWith(fixture, 'memory'));
+		const mine = after.files['src/auth.ts']!.replace("session: { strategy: 'jwt' },", "session: { strategy: 'jwt', maxAge: 3600 },");
+		const plan = await planWith({ ...after, files: { ...after.files, 'src/auth.ts': mine } }, 'redis');
+		const auth = authOf(plan);
+		expect(auth).toContain("session: { strategy: 'jwt', maxAge: 3600 },");
+		expect(auth).toContain("import { redisRateLimitStore } from '$lib/server/auth/rate-limit-redis';");
+		expect(auth).toContain("rateLimit: { store: redisRateLimitStore({ url: env.REDIS_URL || 'redis://127.0.0.1:6379' }) }");
+		expect(plan.conflicts).toEqual([]);
+		expect(paths(plan)).toContain(REDIS_FILE);
+		expect(contentOf(plan, '.env')).toMatch(/^REDIS_URL=redis:\/\/127\.0\.0\.1:6379$/m);
+		expect(dependenciesOf(plan).ioredis).toBe(base.tool.devDependencies.ioredis);
+	});
+
+	it("reads a manifest written before --rate-limit existed as memory: nothing but the manifest's answers change", async () => {
+		const after = applied(fixture, await planWith(fixture, 'memory'));
+		const recorded = JSON.parse(after.files[MANIFEST_PATH]!);
+		delete recorded.answers.rateLimit;
+		const older: Project = { ...after, files: { ...after.files, [MANIFEST_PATH]: `${JSON.stringify(recorded, null, 2)}\n` } };
+		const plan = await planWith(older, 'memory');
+		expect(paths(plan)).toEqual([MANIFEST_PATH]);
+		expect(parseManifest(contentOf(plan, MANIFEST_PATH))!.answers).toEqual(DEFAULT_ANSWERS);
 	});
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { buildsFor, findAdapter, isOtherAdaptersFile } from './adapters.js';
-import type { Answers } from './answers.js';
+import type { Answers, RateLimitStoreId } from './answers.js';
 import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
 import { CliError } from './errors.js';
@@ -65,8 +65,29 @@ export interface Plan {
 	conflicts: string[];
 }
 
-/** Runtime npm packages every app needs (the adapter adds its driver); ranges come from create-auth's package.json. */
-const RUNTIME_DEPENDENCIES = ['jose', 'oauth-1.0a', 'oauth4webapi'];
+/**
+ * Runtime npm packages every app needs (the adapter adds its driver, the rate-limit store its
+ * client); ranges come from create-auth's package.json.
+ */
+const RUNTIME_DEPENDENCIES = ['jose', 'oauth-1.0a', 'oauth4webapi', 'p-limit', 'rate-limiter-flexible'];
+
+/**
+ * What each rate-limit store adds to the app: its runtime modules (keyed like the runtime's
+ * files) and the npm packages they import. The memory store is part of the runtime every app gets.
+ */
+const RATE_LIMIT_SCAFFOLDS: Record<RateLimitStoreId, { modules: string[]; dependencies: string[] }> = {
+	memory: { modules: [], dependencies: [] },
+	redis: { modules: ['server/auth/rate-limit-redis.ts'], dependencies: ['ioredis'] }
+};
+
+/**
+ * Whether a vendored runtime file belongs to another rate-limit store than `store`, and so stays
+ * out of the app: it would import a client (ioredis) the app lacks.
+ */
+function isOtherRateLimitStoresFile(file: string, store: RateLimitStoreId): boolean {
+	return Object.entries(RATE_LIMIT_SCAFFOLDS).some(([id, { modules }]) => id !== store && modules.includes(file));
+}
+
 /**
  * Types the runtime needs to type-check: it imports `node:crypto` and uses `Buffer`. At the range
  * create-auth is built with, the oldest Node it supports, so what checks there runs on newer.
@@ -103,6 +124,7 @@ const DRIZZLE_SCHEMA_EDITS = ['export: auth tables'];
 export async function planInit(input: PlanInput): Promise<Plan> {
 	const { project, answers } = input;
 	const adapter = findAdapter(answers.adapter)!;
+	const rateLimitStore = RATE_LIMIT_SCAFFOLDS[answers.rateLimit] ?? RATE_LIMIT_SCAFFOLDS.memory;
 	const manifest = parseManifest(project.files[MANIFEST_PATH]);
 	const unresolved = (manifest?.conflicts ?? []).filter((path) => hasConflictMarkers(project.files[path] ?? ''));
 	if (unresolved.length > 0) {
@@ -169,9 +191,9 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	const pending = (step: string | undefined) => step && plan.pending.push(step);
 
 	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's modules and
-	// migrations, so the app never imports a driver it lacks.
+	// migrations, and the chosen rate-limit store's module, so the app never imports a driver it lacks.
 	for (const [file, content] of Object.entries(input.runtime).sort(([a], [b]) => a.localeCompare(b))) {
-		if (isOtherAdaptersFile(file, adapter, project.drizzle?.dialect)) continue;
+		if (isOtherAdaptersFile(file, adapter, project.drizzle?.dialect) || isOtherRateLimitStoresFile(file, answers.rateLimit)) continue;
 		await own(`${project.libDir}/${file}`, 'managed', content);
 	}
 
@@ -279,7 +301,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		Object.fromEntries(names.map((name) => [name, input.tool.devDependencies[name] ?? 'latest']));
 	let packageJson = addDependencies(
 		project.packageJson,
-		pick([...RUNTIME_DEPENDENCIES, ...adapter.dependencies]),
+		pick([...RUNTIME_DEPENDENCIES, ...adapter.dependencies, ...rateLimitStore.dependencies]),
 		pick([...RUNTIME_DEV_DEPENDENCIES, ...adapter.devDependencies])
 	);
 	// SvelteKit 3 has no $lib alias: the code above imports #lib/…, which package.json must map.

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detectDrizzle, DRIZZLE_CONFIGS, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
-import { enablesExplicitEnv, kitMajor, libFolder, type KitShape } from './kit.js';
+import { enablesExplicitEnv, hasRequestEvent, kitMajor, libFolder, type KitShape } from './kit.js';
 
 /** The package managers whose install command the CLI knows how to run. */
 export type PackageManager = 'npm' | 'pnpm' | 'yarn' | 'bun';
@@ -146,7 +146,12 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 	return {
 		root,
 		// SvelteKit 3 has no $lib alias: the plan maps #lib in package.json when the app lacks it.
-		kit: { major, libImports: libImports || major >= 3, explicitEnv: major >= 3 || configs.some(enablesExplicitEnv) },
+		kit: {
+			major,
+			libImports: libImports || major >= 3,
+			explicitEnv: major >= 3 || configs.some(enablesExplicitEnv),
+			requestEvent: hasRequestEvent(installed, kitRange)
+		},
 		libDir,
 		typescript: existsSync(path.join(root, 'tsconfig.json')),
 		packageManager: detectPackageManager(root, userAgent),

@@ -32,6 +32,8 @@ export interface TemplateContext {
 	drizzle?: { dialect: DrizzleSetup['dialect']; schema: string };
 	strategy: Answers['strategy'];
 	protect: string[];
+	/** The rate-limit store: `redis` makes its store in the config; `memory` is the runtime's default, so nothing is written. */
+	rateLimit: { redis: boolean };
 	kit: {
 		/** `#lib/…/index.js` subpath imports instead of `$lib/…` (see the `lib` helper). */
 		libImports: boolean;
@@ -39,6 +41,8 @@ export interface TemplateContext {
 		explicitEnv: boolean;
 		/** `Handle` and the other hook types come from `@sveltejs/kit/hooks` (SvelteKit 3). */
 		hookTypesInHooks: boolean;
+		/** `getRequestEvent` can be imported from `$app/server` (SvelteKit 2.20+). */
+		requestEvent: boolean;
 	};
 	env: {
 		/** The variables `src/auth.ts` reads, in the order it reads them (so it imports them). */
@@ -81,7 +85,8 @@ export function templateContext(
 		...(onDrizzle ? { drizzle: { dialect: drizzle.dialect, schema: drizzle.schema } } : {}),
 		strategy: answers.strategy,
 		protect: answers.protect,
-		kit: { libImports: kit.libImports, explicitEnv: kit.explicitEnv, hookTypesInHooks: kit.major >= 3 },
+		rateLimit: { redis: answers.rateLimit === 'redis' },
+		kit: { libImports: kit.libImports, explicitEnv: kit.explicitEnv, hookTypesInHooks: kit.major >= 3, requestEvent: kit.requestEvent },
 		env: { names: [...names], read: Object.fromEntries(names.map((name) => [name, kit.explicitEnv ? name : `env.${name}`])) }
 	};
 }

@@ -21,7 +21,7 @@ const packageJson = JSON.stringify({ devDependencies: { '@sveltejs/kit': '^2.5.0
 const manifest = (extra: Partial<Manifest>): string =>
 	serializeManifest({
 		version: '0.0.1',
-		answers: { providers: ['credentials'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'] },
+		answers: { providers: ['credentials'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'], rateLimit: 'memory' },
 		files: { 'src/lib/server/auth/kit.ts': { strategy: 'managed', content: 'kit\n' } },
 		pending: [],
 		...extra
@@ -56,7 +56,7 @@ describe('doctor', () => {
 			'package.json': packageJson,
 			'.env': '# Session key.\nAUTH_SECRET=too-short\nAUTH_GITHUB_ID=\n',
 			[MANIFEST_PATH]: manifest({
-				answers: { providers: ['credentials', 'github'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'] },
+				answers: { providers: ['credentials', 'github'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'], rateLimit: 'memory' },
 				pending: ['Return the session from your root layout load.']
 			}),
 			'src/lib/server/auth/kit.ts': 'kit, edited\n'

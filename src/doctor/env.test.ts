@@ -7,7 +7,7 @@ import { envSources } from './check.js';
 import { declaredVariables } from '../edits/env-module.js';
 import { declaredEnvChecks, missingEnvChecks, readEnvKeys } from './env.js';
 
-const answers = (providers: string[]): Answers => ({ providers, strategy: 'jwt', adapter: 'sqlite', protect: ['/account'] });
+const answers = (providers: string[]): Answers => ({ providers, strategy: 'jwt', adapter: 'sqlite', protect: ['/account'], rateLimit: 'memory' });
 const github = answers(['credentials', 'github']);
 
 describe('missingEnvChecks', () => {
@@ -31,6 +31,29 @@ describe('missingEnvChecks', () => {
 
 	it('is ok for providers that read no variables', () => {
 		expect(missingEnvChecks({ answers: answers(['credentials']), env: envSources() })[0]?.status).toBe('ok');
+	});
+
+	it('warns when REDIS_URL is empty or missing with the redis rate-limit store, and only then', () => {
+		const redis: Answers = { ...answers(['credentials']), rateLimit: 'redis' };
+		expect(missingEnvChecks({ answers: redis, env: envSources({ env: { REDIS_URL: '' } }) })).toEqual([
+			{
+				id: 'env-missing:REDIS_URL',
+				status: 'warn',
+				message: expect.stringMatching(/^REDIS_URL is empty or missing in \.env: Redis holding the sign-in and sign-up rate-limit counters/),
+				hint: expect.stringContaining('sign-ins and sign-ups are refused')
+			}
+		]);
+		expect(missingEnvChecks({ answers: { ...github, rateLimit: 'redis' }, env: envSources() }).map((check) => check.id)).toEqual([
+			'env-missing:AUTH_GITHUB_ID',
+			'env-missing:AUTH_GITHUB_SECRET',
+			'env-missing:REDIS_URL'
+		]);
+		expect(missingEnvChecks({ answers: redis, env: envSources({ envLocal: { REDIS_URL: 'redis://cache.internal:6379' } }) })).toEqual([
+			{ id: 'env-missing', status: 'ok', message: 'Every variable the providers and the rate-limit store read is set.' }
+		]);
+		expect(missingEnvChecks({ answers: answers(['credentials']), env: envSources() })).toEqual([
+			{ id: 'env-missing', status: 'ok', message: 'Every variable the providers read is set.' }
+		]);
 	});
 });
 
@@ -72,6 +95,24 @@ describe('declaredEnvChecks', () => {
 	it("falls back to the answers' variables without a src/auth", () => {
 		const declaredButGitHub = fullEnvModule.replace(/\tAUTH_GITHUB_SECRET: \{[^}]*\}/, '\tOTHER: {}');
 		expect(run({ 'src/env.ts': declaredButGitHub })[0]).toMatchObject({ status: 'error', message: expect.stringMatching(/^src\/env\.ts does not declare AUTH_GITHUB_SECRET, which the generated code reads/) });
+	});
+
+	it('with the redis rate-limit store, is an error when src/env.ts does not declare REDIS_URL', () => {
+		const redis: Answers = { ...github, rateLimit: 'redis' };
+		const files = { 'src/env.ts': fullEnvModule };
+		// Without a src/auth: the answers' variables, REDIS_URL among them.
+		expect(declaredEnvChecks({ answers: redis, explicitEnv: true, files })[0]).toMatchObject({
+			status: 'error',
+			message: 'src/env.ts does not declare REDIS_URL, which the generated code reads: SvelteKit does not provide undeclared variables.'
+		});
+		// With one: what it imports.
+		const auth = kit3Auth.replace('AUTH_URL } from', 'AUTH_URL, REDIS_URL } from');
+		expect(declaredEnvChecks({ answers: redis, explicitEnv: true, files: { ...files, 'src/auth.ts': auth } })[0]).toMatchObject({
+			status: 'error',
+			message: expect.stringMatching(/^src\/env\.ts does not declare REDIS_URL, which src\/auth\.ts reads/)
+		});
+		const declared = addEnvVariables(template, authEnvVars(redis, '')).content;
+		expect(declaredEnvChecks({ answers: redis, explicitEnv: true, files: { 'src/env.ts': declared, 'src/auth.ts': auth } })[0]).toMatchObject({ status: 'ok' });
 	});
 
 	it('warns when the variables of src/env.ts cannot be read', () => {

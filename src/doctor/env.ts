@@ -1,7 +1,7 @@
 import type { Answers } from '../answers.js';
 import { parseModule, walk } from '../edits/ast.js';
 import { declaredVariables } from '../edits/env-module.js';
-import { authEnvVars } from '../env-vars.js';
+import { authEnvVars, rateLimitEnvVars } from '../env-vars.js';
 import { findProvider } from '../providers/index.js';
 import { lookupEnv, type Check, type EnvSources } from './check.js';
 
@@ -10,12 +10,12 @@ const NAMED_ENV_MODULES = ['$app/env/private', '$env/static/private'];
 const OBJECT_ENV_MODULES = ['$env/dynamic/private', '$app/env/private', '$env/static/private'];
 
 /**
- * `env-missing:<KEY>` (warn) for each variable of the answers' providers that is unset or empty
- * in `.env`, `.env.local` and the environment (create-auth writes them empty, for the user to
- * fill in); the bare `env-missing` (ok) when none is.
+ * `env-missing:<KEY>` (warn) for each variable of the answers' providers (create-auth writes
+ * them empty, for the user to fill in) and of their rate-limit store (`REDIS_URL`) that is unset
+ * or empty in `.env`, `.env.local` and the environment; the bare `env-missing` (ok) when none is.
  */
 export function missingEnvChecks(input: { answers: Answers; env: EnvSources }): Check[] {
-	const checks: Check[] = input.answers.providers.flatMap((id) => {
+	const providers: Check[] = input.answers.providers.flatMap((id) => {
 		const scaffold = findProvider(id);
 		return (scaffold?.env ?? [])
 			.filter(({ key }) => !lookupEnv(input.env, key))
@@ -26,7 +26,19 @@ export function missingEnvChecks(input: { answers: Answers; env: EnvSources }): 
 				hint: `Fill it in .env; sign-in with ${scaffold!.label} fails until it is set.`
 			}));
 	});
-	return checks.length > 0 ? checks : [{ id: 'env-missing', status: 'ok', message: 'Every variable the providers read is set.' }];
+	const store = rateLimitEnvVars(input.answers);
+	const rateLimit = store
+		.filter(({ key }) => !lookupEnv(input.env, key))
+		.map(({ key, description }): Check => ({
+			id: `env-missing:${key}`,
+			status: 'warn',
+			message: `${key} is empty or missing in .env: ${description}`,
+			hint: 'Set it in .env and in the production environment. Unset, src/auth uses a Redis on 127.0.0.1, and sign-ins and sign-ups are refused while none answers.'
+		}));
+	const checks = [...providers, ...rateLimit];
+	if (checks.length > 0) return checks;
+	const readers = store.length > 0 ? 'the providers and the rate-limit store' : 'the providers';
+	return [{ id: 'env-missing', status: 'ok', message: `Every variable ${readers} read is set.` }];
 }
 
 /**

@@ -5,7 +5,7 @@ import { runChecks } from './index.js';
 const input = (extra: Partial<DoctorInput> = {}): DoctorInput => ({
 	manifest: {
 		version: '1.0.0',
-		answers: { providers: ['credentials', 'github'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'] },
+		answers: { providers: ['credentials', 'github'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'], rateLimit: 'memory' },
 		files: {},
 		pending: []
 	},

@@ -4,7 +4,7 @@ import { compareVersions, manifestCheck, manifestChecks } from './manifest.js';
 
 const manifest = (extra: Partial<Manifest> = {}): Manifest => ({
 	version: '1.2.0',
-	answers: { providers: ['credentials', 'github'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'] },
+	answers: { providers: ['credentials', 'github'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'], rateLimit: 'memory' },
 	files: {
 		'src/lib/server/auth/kit.ts': { strategy: 'managed', content: 'kit v1\n' },
 		'src/lib/auth/SignIn.svelte': { strategy: 'managed', content: 'sign in v1\n' },

@@ -3,7 +3,7 @@ import type { Answers } from '../answers.js';
 import { envSources } from './check.js';
 import { originChecks } from './origin.js';
 
-const answers = (providers: string[]): Answers => ({ providers, strategy: 'jwt', adapter: 'sqlite', protect: ['/account'] });
+const answers = (providers: string[]): Answers => ({ providers, strategy: 'jwt', adapter: 'sqlite', protect: ['/account'], rateLimit: 'memory' });
 const node = { '@sveltejs/adapter-node': '^5.0.0' };
 const auto = { '@sveltejs/adapter-auto': '^6.0.0' };
 const run = (env: Record<string, string>, providers = ['github', 'credentials'], dependencies: Record<string, string> = node) =>

@@ -7,8 +7,8 @@ import { PROVIDERS } from '../providers/index.js';
 import { createRenderer, templateContext } from '../render.js';
 import { applyModuleDelta } from './module-delta.js';
 
-const KIT2: KitShape = { major: 2, libImports: false, explicitEnv: false };
-const KIT3: KitShape = { major: 3, libImports: true, explicitEnv: true };
+const KIT2: KitShape = { major: 2, libImports: false, explicitEnv: false, requestEvent: true };
+const KIT3: KitShape = { major: 3, libImports: true, explicitEnv: true, requestEvent: true };
 let renderAuth: (providers: string[], kit?: KitShape) => string;
 
 beforeAll(async () => {
@@ -48,7 +48,7 @@ describe('applyModuleDelta on src/auth.ts', () => {
 		const githubDeclaration = to.slice(to.indexOf('/**', to.indexOf('const credentials')), to.indexOf('export const {'));
 		const expected = userEdits(from)
 			.replace("import Credentials from '$lib/server/auth/providers/credentials';", "$&\nimport GitHub from '$lib/server/auth/providers/github';")
-			.replace('export const { handle, signIn, signOut }', `${githubDeclaration}export const { handle, signIn, signOut, getProviders }`)
+			.replace('export const { handle, signIn, signOut, signUp }', `${githubDeclaration}export const { handle, signIn, signOut, signUp, getProviders }`)
 			.replace('providers: [credentials, mine]', 'providers: [credentials, mine, github]');
 		expect(result.content).toBe(expected);
 	});
