@@ -1,4 +1,4 @@
-// The part of autocannon's programmatic API that load.js uses (the package ships no types).
+// The part of autocannon's programmatic API that load.js and flood.js use (the package ships no types).
 declare module 'autocannon' {
 	interface Options {
 		url: string;
@@ -6,6 +6,10 @@ declare module 'autocannon' {
 		connections?: number;
 		/** seconds */
 		duration?: number;
+		method?: string;
+		body?: string;
+		/** requests per second over all connections: a fixed rate */
+		overallRate?: number;
 	}
 	interface Histogram {
 		total: number;

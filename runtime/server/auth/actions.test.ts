@@ -97,6 +97,19 @@ describe('the signIn action under rate limits', () => {
 		expect(logger.error.mock.calls[0]![0].cause.err.message).toBe('Redis connection is not ready');
 	});
 
+	it('keeps reading sessions while the rate-limit store is down: only attempts are counted', async () => {
+		const broken = vi.fn(() => Promise.reject(new Error('Redis connection is not ready')));
+		const down: RateLimitStore = { name: 'redis', limiter: () => ({ consume: broken, refund: broken, reset: broken }) };
+		const auth = app(false);
+		const jar = new Jar();
+		await auth.signIn(requestEvent('http://localhost/signin', jar, { form: { email: 'ada@example.com', password: 'right' } })).catch(() => {});
+		const outage = SvelteKitAuth({ secret, logger, providers: [Credentials({ credentials: {}, authorize })], rateLimit: { store: down } });
+		const event = requestEvent('http://localhost/account', jar);
+		await outage.handle({ event, resolve: async () => new Response('ok') });
+		expect(await (event.locals as { auth(): Promise<unknown> }).auth()).toMatchObject({ user: { email: 'ada@example.com' } });
+		expect(broken).not.toHaveBeenCalled();
+	});
+
 	it('answers a full password-hashing queue (authorize throws RateLimited) with 429 and its wait', async () => {
 		authorize.mockRejectedValueOnce(new RateLimited('The password-hashing queue is full.', 5));
 		expect(await signIn(app(), 'ada@example.com', 'right')).toMatchObject({ status: 429, headers: { 'retry-after': '5' } });
