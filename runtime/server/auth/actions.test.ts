@@ -1,6 +1,6 @@
 import { isActionFailure, isRedirect, type ActionFailure } from '@sveltejs/kit';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { Jar, requestEvent, responseHeaders } from '../../test/event.js';
+import { Jar, redirectOf, requestEvent, responseHeaders } from '../../test/event.js';
 import type { SvelteKitAuthConfig } from './config.js';
 import { RateLimited } from './errors.js';
 import { SvelteKitAuth } from './kit.js';
@@ -102,7 +102,8 @@ describe('the signIn action under rate limits', () => {
 		const down: RateLimitStore = { name: 'redis', limiter: () => ({ consume: broken, refund: broken, reset: broken }) };
 		const auth = app(false);
 		const jar = new Jar();
-		await auth.signIn(requestEvent('http://localhost/signin', jar, { form: { email: 'ada@example.com', password: 'right' } })).catch(() => {});
+		const signedIn = await redirectOf(() => auth.signIn(requestEvent('http://localhost/signin', jar, { form: { email: 'ada@example.com', password: 'right' } })));
+		expect(signedIn.location).toBe('/');
 		const outage = SvelteKitAuth({ secret, logger, providers: [Credentials({ credentials: {}, authorize })], rateLimit: { store: down } });
 		const event = requestEvent('http://localhost/account', jar);
 		await outage.handle({ event, resolve: async () => new Response('ok') });

@@ -87,7 +87,9 @@ describe('the signUp action', () => {
 		// Date frozen (timers stay real: scrypt and the store's cleanup run as usual).
 		vi.useFakeTimers({ toFake: ['Date'] });
 		vi.setSystemTime(Date.parse('2026-01-01T00:00:00Z'));
-		onTestFinished(() => vi.useRealTimers());
+		onTestFinished(() => {
+			vi.useRealTimers();
+		});
 		const { auth } = app();
 		await signUp(auth, { ...NEW, email: 'one@example.com' });
 		await signUp(auth, { ...NEW, email: 'two@example.com' });
