@@ -15,7 +15,7 @@ import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
 import { isOAuth1Provider } from './oauth1/types.js';
 import { normalizeEmail } from './passwords.js';
 import { isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
-import { countAttempt, retryMessage } from './rate-limit.js';
+import { countAttempt, retryMessage, type RateLimits } from './rate-limit.js';
 import { seeOther } from './see-other.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
 import { endSession } from './session.js';
@@ -91,14 +91,13 @@ async function credentialsSignIn(event: RequestEvent, config: ResolvedConfig, pr
 	if (limits) await countAttempt(limits, [[limits.signInPerClient, client], [limits.signInPerEmail, email]]);
 	const user = await provider.authorize(credentials, event.request);
 	if (!user) throw new CredentialsSignin('authorize() returned null.', { provider: provider.id });
-	if (limits) await forgiveAttempt(config, client, email);
+	if (limits) await forgiveAttempt(config, limits, client, email);
 	const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.id ?? '' };
 	return completeSignIn(event, config, user, account, { credentials });
 }
 
 /** After a successful sign-in: the client's attempt back, the email's count cleared. A store failure here is only logged. */
-async function forgiveAttempt(config: ResolvedConfig, client: string | undefined, email: string | undefined) {
-	const limits = config.rateLimits!;
+async function forgiveAttempt(config: ResolvedConfig, limits: RateLimits, client: string | undefined, email: string | undefined) {
 	try {
 		await Promise.all([client && limits.signInPerClient?.refund(client), email && limits.signInPerEmail?.reset(email)]);
 	} catch (err) {

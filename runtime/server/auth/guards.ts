@@ -1,21 +1,22 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
+import type { ResolvedConfig } from './config.js';
 
 /** A session with its user: what the guards let through. */
 export type SignedInSession = Session & { user: User };
 
 /**
- * What the auth handle leaves for the guards, per request (keyed by the request's `locals`,
- * one object per request that `getRequestEvent()` hands back too): the sign-in page's path.
+ * The config of the auth handle a request passed through (for the sign-in page's path), keyed
+ * by the request's `locals`: one object per request, which `getRequestEvent()` hands back too.
  */
-const signInPages = new WeakMap<object, () => Promise<string>>();
+const configs = new WeakMap<object, (event: RequestEvent) => Promise<ResolvedConfig>>();
 /** The app's `getRequestEvent` (from `$app/server`), handed in by `SvelteKitAuth`. */
 let currentRequestEvent: (() => RequestEvent) | undefined;
 
-/** Called by the auth handle for each request. */
-export function registerRequest(locals: object, signInPage: () => Promise<string>): void {
-	signInPages.set(locals, signInPage);
+/** Called by the auth handle for each request, with its instance's config getter (no allocation per request). */
+export function registerRequest(locals: object, getConfig: (event: RequestEvent) => Promise<ResolvedConfig>): void {
+	configs.set(locals, getConfig);
 }
 
 /** Called by `SvelteKitAuth` with the app's `getRequestEvent`. */
@@ -53,14 +54,14 @@ export function isNavigation(event: RequestEvent): boolean {
  */
 export async function requireSession(event?: RequestEvent): Promise<SignedInSession> {
 	const current = event ?? currentEvent();
-	const signInPage = signInPages.get(current.locals);
+	const getConfig = configs.get(current.locals);
 	const auth = (current.locals as { auth?: () => Promise<Session | null> }).auth;
-	if (!signInPage || !auth) throw new Error('requireSession(): this request did not pass through the auth handle; export it from src/hooks.server.');
+	if (!getConfig || !auth) throw new Error('requireSession(): this request did not pass through the auth handle; export it from src/hooks.server.');
 	const session = await auth();
 	if (session?.user) return session as SignedInSession;
 	if (!isNavigation(current)) error(401, 'Sign in to continue.');
 	const callbackUrl = current.url.pathname + current.url.search;
-	redirect(303, `${await signInPage()}?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+	redirect(303, `${(await getConfig(current)).pages.signIn}?callbackUrl=${encodeURIComponent(callbackUrl)}`);
 }
 
 /** {@link requireSession}'s user. Same answers and errors. */

@@ -107,7 +107,7 @@ export function SvelteKitAuth(
 		let session: Promise<Session | null> | undefined;
 		const locals = event.locals as { auth?: () => Promise<Session | null> };
 		locals.auth = () => (session ??= getConfig(event).then((resolved) => readSession(event, resolved)));
-		registerRequest(locals, async () => (await getConfig(event)).pages.signIn);
+		registerRequest(locals, getConfig);
 		return event.url.pathname.includes('/callback/') ? callbackOrResolve(input) : resolve(event);
 	};
 

@@ -16,7 +16,8 @@ const MAX = { N: 2 ** 20, r: 16, p: 4 } as const;
 const PASSWORD_LENGTH = { min: 8, max: 1024 } as const;
 /** Verified against when no account exists, so the response time does not reveal that. */
 const DUMMY_HASH = 'scrypt$131072$8$1$OoTck3Tn8Zh8UIa3iAnJtw$x2kh6rLUl_pB5zPEHxXd6E5n8HDEQpYxi3vw4KBM00I';
-const PROVIDER = 'credentials';
+/** The provider id of password accounts (their `provider`, and the sign-up's account). */
+export const PASSWORD_PROVIDER = 'credentials';
 
 /**
  * How many passwords are hashed at once, and how many more may wait. scrypt runs on libuv's
@@ -168,7 +169,7 @@ async function register(store: RegisterAdapter, input: { email: unknown; passwor
 		throw err;
 	}
 	try {
-		await adapter.linkAccount({ userId: user.id, type: PROVIDER, provider: PROVIDER, providerAccountId: email, password_hash });
+		await adapter.linkAccount({ userId: user.id, type: PASSWORD_PROVIDER, provider: PASSWORD_PROVIDER, providerAccountId: email, password_hash });
 	} catch (err) {
 		await adapter.deleteUser?.(user.id);
 		throw err;
@@ -193,7 +194,7 @@ export async function authorizeWithPassword(
 	const email = typeof credentials.email === 'string' ? normalizeEmail(credentials.email) : '';
 	const password = typeof credentials.password === 'string' ? credentials.password : '';
 	if (password.length > PASSWORD_LENGTH.max * 2 || [...password].length > PASSWORD_LENGTH.max) return null;
-	const account = email ? await adapter.getAccount(email, PROVIDER) : null;
+	const account = email ? await adapter.getAccount(email, PASSWORD_PROVIDER) : null;
 	const hash = typeof account?.password_hash === 'string' ? account.password_hash : DUMMY_HASH;
 	const valid = (await verifyPassword(password, hash)) && account !== null && hash !== DUMMY_HASH;
 	const user = valid ? await adapter.getUser(account.userId) : null;

@@ -1,14 +1,13 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, redirect, type Action } from '@sveltejs/kit';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt, type GetConfig } from './actions.js';
+import type { AdapterUser } from './adapters/types.js';
 import type { Account } from './config.js';
 import { CallbackRouteError, MissingAdapter } from './errors.js';
-import { registerWithPassword, type RegisterAdapter } from './passwords.js';
+import { PASSWORD_PROVIDER, registerWithPassword, type RegisterAdapter } from './passwords.js';
 import { countAttempt } from './rate-limit.js';
 import { seeOther } from './see-other.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
-
-const PROVIDER = 'credentials';
 
 /**
  * The `signUp` form action of the `/signup` page: creates a user with an email and a password
@@ -34,7 +33,7 @@ export function signUpAction(getConfig: GetConfig): Action {
 		const form = await readForm(event.request);
 		const email = formText(form.get('email')) ?? '';
 		const callbackUrl = callbackUrlOf(event, form);
-		let user;
+		let user: AdapterUser;
 		try {
 			const limits = config.rateLimits;
 			if (limits) await countAttempt(limits, [[limits.signUpPerClient, clientAddress(event)]]);
@@ -46,14 +45,14 @@ export function signUpAction(getConfig: GetConfig): Action {
 			if (refused) return refused;
 			throw err;
 		}
-		const account: Account = { type: 'credentials', provider: PROVIDER, providerAccountId: user.id, userId: user.id };
+		const account: Account = { type: 'credentials', provider: PASSWORD_PROVIDER, providerAccountId: user.id, userId: user.id };
 		let next: string;
 		try {
 			const chosen = await completeSignIn(event, config, { id: user.id, email: user.email, name: user.name ?? null, image: user.image ?? null }, account);
 			next = await redirectTarget(event, config, chosen ?? callbackUrl);
 		} catch (err) {
 			const known = errorType(err, 'CallbackRouteError');
-			config.logger.error(known === 'CallbackRouteError' ? new CallbackRouteError('Signing in after sign-up failed.', { provider: PROVIDER, err: err as Error }) : (err as Error));
+			config.logger.error(known === 'CallbackRouteError' ? new CallbackRouteError('Signing in after sign-up failed.', { provider: PASSWORD_PROVIDER, err: err as Error }) : (err as Error));
 			redirect(303, signInErrorUrl(event, config, known, { callbackUrl }));
 		}
 		seeOther(next);
