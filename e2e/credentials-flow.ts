@@ -5,7 +5,7 @@
  * app up in `beforeAll` and calls {@link credentialsFlows} inside its `describe`.
  */
 import http from 'node:http';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { CheckResult, RunResult, Server } from './harness/app.js';
 import type { Browser } from './harness/browser.js';
@@ -28,6 +28,24 @@ export async function submitCredentials(page: Page, button: string, email = EMAI
 	await page.getByLabel('Email').fill(email);
 	await page.getByLabel('Password').fill(password);
 	await page.getByRole('button', { name: button, exact: true }).click();
+}
+
+/** Creates an account for `email` on the `/signup` page of the app at `url`; returns once the page is signed in at `/`. */
+export async function signUpAt(page: Page, url: string, email: string): Promise<void> {
+	await page.goto(`${url}/signup`);
+	await submitCredentials(page, 'Create account', email);
+	await page.waitForURL((target) => target.pathname === '/');
+}
+
+/**
+ * Opens the `/signin` page of the app at `url` and signs in there with `email` and `password`.
+ * @returns the response to the form's POST (303 after an attempt that was made, 429 or 503 when refused)
+ */
+export async function signInResponse(page: Page, url: string, email: string, password: string): Promise<Response> {
+	await page.goto(`${url}/signin`);
+	const answer = page.waitForResponse((response) => response.request().method() === 'POST');
+	await submitCredentials(page, 'Sign in', email, password);
+	return answer;
 }
 
 /**

@@ -8,14 +8,22 @@
  * store itself where the test can reach it: one after sign-in, none after sign-out; and on every
  * store the cookie of a signed-out session signs no one in.
  *
+ * The PostgreSQL app is also set up the way an app behind a load balancer would be:
+ * `--rate-limit redis`, its counters in the machine's Redis (through a proxy the test can cut);
+ * a second server of the same build shares them, and sign-in fails closed while Redis is down.
+ *
  * The memory and hosted-db apps have the same dependencies (no driver): the second shares the
  * first's install.
  */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordApi } from '../runtime/test/record-api.js';
-import { credentialsFlows, EMAIL, submitCredentials } from './credentials-flow.js';
+import { startTcpProxy, type TcpProxy } from '../runtime/test/tcp-proxy.js';
+import { credentialsFlows, EMAIL, PASSWORD, signInResponse, signUpAt, submitCredentials } from './credentials-flow.js';
 import { build, check, copyFixture, removeApp, runCli, setEnv, shareInstall, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { mysqlDatabase, postgresDatabase } from './harness/databases.js';
@@ -32,7 +40,43 @@ interface Store {
 	setDown?(down: boolean): void;
 	/** Apps of stores with the same key have the same dependencies: the first one's install is shared. */
 	installKey?: string;
+	/** With `--rate-limit redis`: the proxy in front of the machine's Redis that the app's REDIS_URL names. */
+	redis?: TcpProxy;
 	drop(): Promise<void>;
+}
+
+/** The Redis server of the project's machines. */
+const REDIS = { host: '127.0.0.1', port: 6379 };
+
+/**
+ * `--rate-limit redis` for an app: its REDIS_URL names a proxy in front of the machine's Redis,
+ * and its counters are written under a prefix of this run's (`keyPrefix` added to src/auth.ts,
+ * as a user may), so runs on one machine never share counts; the keys are deleted at `drop()`.
+ */
+async function redisRateLimits(): Promise<{ args: string[]; proxy: TcpProxy; configure(appDir: string): Promise<void>; drop(): Promise<void> }> {
+	const proxy = await startTcpProxy(REDIS);
+	const prefix = `create-auth-e2e:${randomUUID()}:`;
+	return {
+		args: ['--rate-limit', 'redis'],
+		proxy,
+		async configure(appDir) {
+			await setEnv(path.join(appDir, '.env'), { REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+			const file = path.join(appDir, 'src/auth.ts');
+			const text = await fs.readFile(file, 'utf8');
+			if (!text.includes('redisRateLimitStore({ url:')) throw new Error('src/auth.ts does not create a redisRateLimitStore');
+			await fs.writeFile(file, text.replace('redisRateLimitStore({ url:', `redisRateLimitStore({ keyPrefix: '${prefix}', url:`));
+		},
+		async drop() {
+			await proxy.close();
+			const admin = new Redis(REDIS.port, REDIS.host);
+			try {
+				const keys = await admin.keys(`${prefix}*`);
+				if (keys.length > 0) await admin.del(...keys);
+			} finally {
+				admin.disconnect();
+			}
+		}
+	};
 }
 
 const sqliteCount = (appDir: string, table: string) => {
@@ -44,7 +88,7 @@ const sqliteCount = (appDir: string, table: string) => {
 	}
 };
 
-const STORES: Array<{ name: string; outage?: true; open(appDir: () => string): Promise<Store> }> = [
+const STORES: Array<{ name: string; outage?: true; redis?: true; open(appDir: () => string): Promise<Store> }> = [
 	{
 		name: 'SQLite',
 		open: async (appDir) => ({
@@ -55,18 +99,25 @@ const STORES: Array<{ name: string; outage?: true; open(appDir: () => string): P
 	},
 	...(
 		[
-			['PostgreSQL', 'postgres', postgresDatabase],
-			['MariaDB', 'mysql', mysqlDatabase]
+			['PostgreSQL', 'postgres', postgresDatabase, true],
+			['MariaDB', 'mysql', mysqlDatabase, false]
 		] as const
-	).map(([name, adapter, create]) => ({
+	).map(([name, adapter, create, withRedis]) => ({
 		name,
+		...(withRedis ? { redis: true as const } : {}),
 		async open(): Promise<Store> {
 			const database = await create('e2e');
+			const redis = withRedis ? await redisRateLimits() : undefined;
 			return {
-				args: ['--adapter', adapter, '--database-url', database.url],
+				args: ['--adapter', adapter, '--database-url', database.url, ...(redis?.args ?? [])],
 				sessions: () => database.count('auth_sessions'),
 				migrations: () => database.count('auth_migrations'),
-				drop: () => database.drop()
+				configure: redis?.configure,
+				redis: redis?.proxy,
+				drop: async () => {
+					await redis?.drop();
+					await database.drop();
+				}
 			};
 		}
 	})),
@@ -99,7 +150,7 @@ afterAll(async () => {
 	for (const app of apps) await removeApp(app);
 });
 
-describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript app', ({ name, outage, open }) => {
+describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript app', ({ name, outage, redis, open }) => {
 	let appDir: string;
 	let store: Store;
 	let server: Server | undefined;
@@ -171,9 +222,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 			const url = server!.url;
 			const email = 'outage@example.com';
 			const page = await browser!.newPage();
-			await page.goto(`${url}/signup`);
-			await submitCredentials(page, 'Create account', email);
-			await page.waitForURL((target) => target.pathname === '/');
+			await signUpAt(page, url, email);
 			const visitor = await browser!.newContext();
 			const signup = await visitor.newPage();
 			const signin = await visitor.newPage();
@@ -200,6 +249,68 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 			}
 			await page.goto(`${url}/account`);
 			await expect.poll(() => page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
+			await visitor.close();
+			await page.close();
+		});
+	}
+
+	if (redis) {
+		it('counts sign-in attempts in Redis: a second server of the same build refuses the 11th wrong password made across both', async () => {
+			const email = 'shared@example.com';
+			const second = await start(appDir, { mode: 'preview' });
+			const context = await browser!.newContext();
+			try {
+				const page = await context.newPage();
+				await signUpAt(page, server!.url, email);
+				await context.clearCookies();
+				for (let i = 1; i <= 10; i++) {
+					expect((await signInResponse(page, i % 2 ? server!.url : second.url, email, 'not the password')).status()).toBe(303);
+				}
+				const limited = await signInResponse(page, second.url, email, 'not the password');
+				expect(limited.status()).toBe(429);
+				expect(Number(limited.headers()['retry-after'])).toBeGreaterThan(800);
+				await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Too many attempts\. Try again in 1[45] minutes\.$/);
+				// The right password too, on either server, until the window is over.
+				expect((await signInResponse(page, server!.url, email, PASSWORD)).status()).toBe(429);
+			} finally {
+				await context.close();
+				await second.stop();
+			}
+		});
+
+		it('while Redis is down: sign-in and sign-up answer 503 and say so, a signed-in user stays signed in, one log line; sign-in works once it is back', async () => {
+			const url = server!.url;
+			const email = 'redis-outage@example.com';
+			const page = await browser!.newPage();
+			await signUpAt(page, url, email);
+			const visitor = await browser!.newContext();
+			const signin = await visitor.newPage();
+			const signup = await visitor.newPage();
+
+			store.redis!.setDown(true);
+			try {
+				const account = await page.goto(`${url}/account`);
+				expect(account?.status()).toBe(200);
+				expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
+
+				expect((await signInResponse(signin, url, email, PASSWORD)).status()).toBe(503);
+				await expect.poll(() => signin.getByRole('alert').textContent()).toBe('Sign-in is unavailable for a moment. Please try again shortly.');
+				expect(await signin.getByLabel('Email').inputValue()).toBe(email);
+
+				await signup.goto(`${url}/signup`);
+				const answer = signup.waitForResponse((response) => response.request().method() === 'POST');
+				await submitCredentials(signup, 'Create account', 'during-outage@example.com');
+				expect((await answer).status()).toBe(503);
+				await expect.poll(() => signup.getByRole('alert').textContent()).toBe('Sign-up is unavailable for a moment. Please try again shortly.');
+
+				const outageLines = server!.output().match(/The rate-limit store \(Redis at redis:\/\/127\.0\.0\.1:\d+\/?\) is unreachable/g);
+				expect(outageLines).toHaveLength(1);
+			} finally {
+				store.redis!.setDown(false);
+			}
+			// ioredis reconnects by itself (backing off up to 2 s); the first attempt after that is served.
+			await expect.poll(async () => (await signInResponse(signin, url, email, PASSWORD)).status(), { timeout: 20_000, interval: 1_000 }).toBe(303);
+			await signin.waitForURL((target) => target.pathname === '/');
 			await visitor.close();
 			await page.close();
 		});

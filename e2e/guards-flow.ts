@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { PASSWORD, submitCredentials, type CredentialsApp } from './credentials-flow.js';
+import { PASSWORD, signInResponse, signUpAt, type CredentialsApp } from './credentials-flow.js';
 
 /** The sign-in window the app is given, in seconds: long enough for 11 attempts, short enough to wait out. */
 const WINDOW = 20;
@@ -80,9 +80,7 @@ export function guardsFlows(app: () => Pick<CredentialsApp, 'server' | 'browser'
 		expect(await ask()).toEqual({ type: 'error', error: { status: 401, message: 'Sign in to continue.' } });
 		await expect.poll(() => page.getByTestId('answer').textContent()).toBe('error 401');
 
-		await page.goto(`${server.url}/signup`);
-		await submitCredentials(page, 'Create account', 'remote@example.com');
-		await page.waitForURL((url) => url.pathname === '/');
+		await signUpAt(page, server.url, 'remote@example.com');
 		expect(await ask()).toMatchObject({ type: 'result' });
 		await expect.poll(() => page.getByTestId('answer').textContent()).toBe('remote@example.com');
 
@@ -103,17 +101,10 @@ export function guardsFlows(app: () => Pick<CredentialsApp, 'server' | 'browser'
 		const email = 'limited@example.com';
 		const context = await browser.newContext();
 		const page = await context.newPage();
-		await page.goto(`${server.url}/signup`);
-		await submitCredentials(page, 'Create account', email);
-		await page.waitForURL((url) => url.pathname === '/');
+		await signUpAt(page, server.url, email);
 		await context.clearCookies();
 
-		const attempt = async (password: string) => {
-			await page.goto(`${server.url}/signin`);
-			const answer = page.waitForResponse((response) => response.request().method() === 'POST');
-			await submitCredentials(page, 'Sign in', email, password);
-			return answer;
-		};
+		const attempt = (password: string) => signInResponse(page, server.url, email, password);
 		for (let i = 1; i <= 10; i++) {
 			expect((await attempt('not the password')).status()).toBe(303);
 			await expect.poll(() => page.getByRole('alert').textContent()).toBe('Invalid email or password.');

@@ -99,6 +99,46 @@ describe('create-auth (the binary)', () => {
 		expect(JSON.parse(files['package.json']!).dependencies.ioredis).toBeDefined();
 	});
 
+	it('regenerate --rate-limit moves a set-up app to Redis and back, keeping the user\'s edits to src/auth.ts', async () => {
+		const dir = await fixtureCopy();
+		expect((await run(dir, '--yes', '--no-install')).code).toBe(0);
+		const auth = path.join(dir, 'src/auth.ts');
+		const mine = (await readFile(auth, 'utf8')).replace('\t\tsecret: [', '\t\tdebug: true,\n\t\tsecret: [');
+		await writeFile(auth, mine);
+
+		// Asked of the first command, the new store is refused, with the command that does it.
+		const refused = await run(dir, '--yes', '--no-install', '--rate-limit', 'redis');
+		expect(refused.code).toBe(1);
+		expect(refused.stderr).toContain('[E_ALREADY_SET_UP]');
+		expect(refused.stderr).toContain('npx create-auth regenerate --rate-limit redis');
+		const before = await snapshot(dir);
+		const unknown = await run(dir, 'regenerate', '--no-install', '--rate-limit', 'valkey');
+		expect(unknown.stderr).toContain('[E_UNKNOWN_RATE_LIMIT_STORE]');
+		expect(await snapshot(dir)).toEqual(before);
+
+		const toRedis = await run(dir, 'regenerate', '--no-install', '--rate-limit', 'redis');
+		expect(toRedis.code, toRedis.stderr).toBe(0);
+		let files = await snapshot(dir);
+		expect(JSON.parse(files['.create-auth/manifest.json']!).answers.rateLimit).toBe('redis');
+		expect(files['src/lib/server/auth/rate-limit-redis.ts']).toContain('export function redisRateLimitStore(');
+		expect(files['src/auth.ts']).toContain("import { redisRateLimitStore } from '$lib/server/auth/rate-limit-redis';");
+		expect(files['src/auth.ts']).toContain('rateLimit: { store: redisRateLimitStore({ url: env.REDIS_URL');
+		expect(files['src/auth.ts']).toContain('debug: true,');
+		expect(files['.env']).toMatch(/^REDIS_URL=redis:\/\/127\.0\.0\.1:6379$/m);
+		expect(JSON.parse(files['package.json']!).dependencies.ioredis).toBeDefined();
+		expect(toRedis.stdout + toRedis.stderr).toContain('run npm install');
+		expect((await run(dir, 'regenerate', '--no-install', '--rate-limit', 'redis')).stdout).toContain('Nothing to write');
+
+		const toMemory = await run(dir, 'regenerate', '--no-install', '--rate-limit', 'memory');
+		expect(toMemory.code, toMemory.stderr).toBe(0);
+		files = await snapshot(dir);
+		expect(JSON.parse(files['.create-auth/manifest.json']!).answers.rateLimit).toBe('memory');
+		expect(files['src/lib/server/auth/rate-limit-redis.ts']).toBeUndefined();
+		expect(files['src/auth.ts']).toBe(mine);
+		expect(toMemory.stdout + toMemory.stderr).toContain('ioredis in package.json and REDIS_URL in .env were left in place');
+		expect(JSON.parse(files['package.json']!).dependencies.ioredis).toBeDefined();
+	});
+
 	it('--help documents --rate-limit with both stores and the default', async () => {
 		const help = await run(tmpdir(), '--help');
 		expect(help.code).toBe(0);

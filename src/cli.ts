@@ -41,6 +41,7 @@ export async function main(argv: string[]): Promise<number> {
 	writeOptions(program.command('regenerate'))
 		.description('Update the auth files to this version of create-auth, merging your edits (3-way).')
 		.option('--restore <paths...>', 'write generated files you deleted again (app-relative paths)')
+		.option('--rate-limit <store>', 'move the rate-limit counters to another store: memory (one server) or redis (several, at REDIS_URL)')
 		.action(async (options) => {
 			exitCode = await (await import('./commands/regenerate.js')).regenerate(options);
 		});

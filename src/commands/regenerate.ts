@@ -1,4 +1,5 @@
 import * as prompts from '@clack/prompts';
+import { validateAnswers, type Answers } from '../answers.js';
 import { CliError } from '../errors.js';
 import { loadApp, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
 
@@ -8,6 +9,8 @@ export interface RegenerateOptions extends WriteOptions {
 	restore?: string[];
 	/** The app, when the caller has read it already. */
 	app?: LoadedApp;
+	/** A new rate-limit store (`memory` | `redis`) to record and write the app for. */
+	rateLimit?: string;
 }
 
 /**
@@ -15,14 +18,27 @@ export interface RegenerateOptions extends WriteOptions {
  * and reconciles each generated file with the user's copy (3-way merge, see `planInit`). Same
  * version and same answers write zero bytes.
  *
+ * With `rateLimit`, the app moves to that store first (one server → several: `redis`): the
+ * manifest records it, `src/auth.ts` gets the difference structurally (its import and its
+ * `rateLimit` property, next to the user's edits), the store's module is vendored or deleted,
+ * and its dependency and `REDIS_URL` are added. Moving back leaves the dependency and the `.env`
+ * value in place (the app may use them), and says so.
+ *
  * @returns the exit code: 0, or 1 when a file was left with conflict markers
- * @throws {CliError} `E_NO_MANIFEST` in an app create-auth has not set up; the errors of `writeApp`
+ * @throws {CliError} `E_NO_MANIFEST` in an app create-auth has not set up;
+ *   `E_UNKNOWN_RATE_LIMIT_STORE`; the errors of `writeApp`
  */
 export async function regenerate(options: RegenerateOptions): Promise<number> {
 	const app = options.app ?? (await loadApp(options.cwd));
 	if (!app.manifest) throw noManifest();
-	const outcome = await writeApp(app, app.manifest.answers, options);
-	if (!options.dryRun && outcome.installLeft) prompts.log.info(`Dependencies changed: run ${app.project.packageManager} install.`);
+	const recorded = app.manifest.answers;
+	const answers: Answers = options.rateLimit === undefined ? recorded : validateAnswers({ ...recorded, rateLimit: options.rateLimit as Answers['rateLimit'] });
+	const outcome = await writeApp(app, answers, options);
+	if (options.dryRun) return outcome.exitCode;
+	if (outcome.installLeft) prompts.log.info(`Dependencies changed: run ${app.project.packageManager} install.`);
+	if (recorded.rateLimit === 'redis' && answers.rateLimit !== 'redis' && outcome.plan.operations.length > 0) {
+		prompts.log.info('ioredis in package.json and REDIS_URL in .env were left in place; remove them when nothing else uses them.');
+	}
 	return outcome.exitCode;
 }
 

@@ -91,7 +91,7 @@ describe('the signIn action under rate limits', () => {
 		const outcome = await signIn(app({ store: down }), 'ada@example.com', 'right');
 		expect(outcome).toMatchObject({
 			status: 503,
-			data: { error: 'RateLimitStoreError', message: 'Signing in is unavailable for a moment. Please try again shortly.' }
+			data: { error: 'RateLimitStoreError', message: 'Sign-in is unavailable for a moment. Please try again shortly.' }
 		});
 		expect(authorize).not.toHaveBeenCalled();
 		expect(logger.error.mock.calls[0]![0].cause.err.message).toBe('Redis connection is not ready');

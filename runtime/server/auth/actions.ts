@@ -51,14 +51,15 @@ export function clientAddress(event: RequestEvent): string | undefined {
 
 /**
  * The answer to an attempt refused before it ran: over a rate limit (429 with `Retry-After`),
- * or the rate-limit store is down (503). The page shows `message`; `email` refills the form.
- * Other errors are not this function's: it returns undefined.
+ * or the rate-limit store is down (503, "`flow` is unavailable for a moment…"). The page shows
+ * `message`; `email` refills the form. Other errors are not this function's: it returns undefined.
  */
 export function refusedAttempt(
 	event: RequestEvent,
 	config: ResolvedConfig,
 	err: unknown,
-	email: string
+	email: string,
+	flow: 'Sign-in' | 'Sign-up'
 ): ActionFailure<{ error: string; message: string; email: string }> | undefined {
 	if (err instanceof RateLimited) {
 		event.setHeaders({ 'retry-after': String(err.retryAfter) });
@@ -66,7 +67,7 @@ export function refusedAttempt(
 	}
 	if (err instanceof RateLimitStoreError) {
 		config.logger.error(err);
-		return fail(503, { error: err.type, message: 'Signing in is unavailable for a moment. Please try again shortly.', email });
+		return fail(503, { error: err.type, message: `${flow} is unavailable for a moment. Please try again shortly.`, email });
 	}
 	return undefined;
 }
@@ -151,7 +152,7 @@ export function signInAction(getConfig: GetConfig): Action {
 				? await oauthSignIn(event, config, provider, callbackUrl)
 				: await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form)) ?? callbackUrl);
 		} catch (err) {
-			const refused = refusedAttempt(event, config, err, formText(form.get('email')) ?? '');
+			const refused = refusedAttempt(event, config, err, formText(form.get('email')) ?? '', 'Sign-in');
 			if (refused) return refused;
 			const known = errorType(err, 'CallbackRouteError');
 			config.logger.error(

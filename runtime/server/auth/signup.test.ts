@@ -8,7 +8,7 @@ import { MissingAdapter } from './errors.js';
 import { SvelteKitAuth } from './kit.js';
 import { authorizeWithPassword } from './passwords.js';
 import Credentials from './providers/credentials.js';
-import { memoryRateLimitStore } from './rate-limit.js';
+import { memoryRateLimitStore, type RateLimitStore } from './rate-limit.js';
 
 vi.setConfig({ testTimeout: 20_000 });
 const secret = 's'.repeat(32);
@@ -102,6 +102,21 @@ describe('the signUp action', () => {
 	it('answers 503 with the message when the adapter is down', async () => {
 		const adapter = { ...MemoryAdapter(), getUserByEmail: () => Promise.reject(new Error('connect ECONNREFUSED')) };
 		expect(await signUp(app({}, adapter).auth, NEW)).toMatchObject({ status: 503, data: { code: 'Unavailable' } });
+	});
+
+	it('answers 503 "Sign-up is unavailable" without creating the user when the rate-limit store is down', async () => {
+		const down: RateLimitStore = {
+			name: 'redis',
+			limiter: () => ({ consume: () => Promise.reject(new Error('Redis connection is not ready')), refund: async () => {}, reset: async () => {} })
+		};
+		const { auth, adapter } = app({ rateLimit: { store: down } });
+		const refused = await signUp(auth, NEW);
+		expect(refused).toMatchObject({
+			status: 503,
+			data: { error: 'RateLimitStoreError', message: 'Sign-up is unavailable for a moment. Please try again shortly.', email: NEW.email }
+		});
+		expect(await adapter.getUserByEmail!('new@example.com')).toBeNull();
+		expect(logger.error).toHaveBeenCalledOnce();
 	});
 
 	it('throws MissingAdapter naming the methods when the adapter cannot create users', async () => {

@@ -41,7 +41,7 @@ export function signUpAction(getConfig: GetConfig): Action {
 			if (!result.ok) return fail(result.code === 'Unavailable' ? 503 : 400, { email, code: result.code, message: result.message });
 			user = result.user;
 		} catch (err) {
-			const refused = refusedAttempt(event, config, err, email);
+			const refused = refusedAttempt(event, config, err, email, 'Sign-up');
 			if (refused) return refused;
 			throw err;
 		}
