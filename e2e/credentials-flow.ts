@@ -23,11 +23,15 @@ export interface CredentialsApp {
 	runCliAgain(): Promise<RunResult>;
 }
 
-/** Fills the Email and Password fields of the page's form and presses `button`. */
+/** The page's email + password form (a sign-in page may have an email-link form too). */
+export const credentialsForm = (page: Page) => page.locator('form').filter({ has: page.getByLabel('Password') });
+
+/** Fills the Email and Password fields of the page's credentials form and presses `button`. */
 export async function submitCredentials(page: Page, button: string, email = EMAIL, password = PASSWORD): Promise<void> {
-	await page.getByLabel('Email').fill(email);
-	await page.getByLabel('Password').fill(password);
-	await page.getByRole('button', { name: button, exact: true }).click();
+	const form = credentialsForm(page);
+	await form.getByLabel('Email').fill(email);
+	await form.getByLabel('Password').fill(password);
+	await form.getByRole('button', { name: button, exact: true }).click();
 }
 
 /** Creates an account for `email` on the `/signup` page of the app at `url`; returns once the page is signed in at `/`. */

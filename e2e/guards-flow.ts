@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { PASSWORD, signInResponse, signUpAt, type CredentialsApp } from './credentials-flow.js';
+import { credentialsForm, PASSWORD, signInResponse, signUpAt, type CredentialsApp } from './credentials-flow.js';
 
 /** The sign-in window the app is given, in seconds: long enough for 11 attempts, short enough to wait out. */
 const WINDOW = 20;
@@ -115,7 +115,7 @@ export function guardsFlows(app: () => Pick<CredentialsApp, 'server' | 'browser'
 		expect(retryAfter).toBeGreaterThan(0);
 		expect(retryAfter).toBeLessThanOrEqual(WINDOW);
 		await expect.poll(() => page.getByRole('alert').textContent()).toBe('Too many attempts. Try again in 1 minute.');
-		expect(await page.getByLabel('Email').inputValue()).toBe(email);
+		expect(await credentialsForm(page).getByLabel('Email').inputValue()).toBe(email);
 		// The right password too, until the window is over.
 		expect((await attempt(PASSWORD)).status()).toBe(429);
 

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { DEFAULT_USER, startDevIdp, type DevIdp } from '../src/dev-idp/index.js';
+import { credentialsForm } from './credentials-flow.js';
 import { freePort, setEnv, type Server } from './harness/app.js';
 import type { Browser } from './harness/browser.js';
 
@@ -79,7 +80,7 @@ export function idpFlows(app: () => IdpApp): void {
 		const page = await app().browser.newPage();
 		await page.goto(`${app().server.url}/signin`);
 		expect(await page.getByRole('button', { name: 'Sign in with Identity Provider' }).isVisible()).toBe(true);
-		expect(await page.getByLabel('Email').isVisible()).toBe(true);
+		expect(await credentialsForm(page).getByLabel('Email').isVisible()).toBe(true);
 		await page.close();
 	});
 

@@ -3,19 +3,22 @@
  * CLI must keep that handle running (composed after authentication and authorization with
  * `sequence`), write the files the app owns as JavaScript with JSDoc types, and leave an app that
  * type-checks (every provider, so svelte-check sees each provider's config as JavaScript),
- * builds and signs users in: the credentials flows (./credentials-flow.ts) and the idp flows
- * against the dev IdP (./idp-flow.ts).
+ * builds and signs users in: the credentials flows (./credentials-flow.ts), the idp flows
+ * against the dev IdP (./idp-flow.ts) and the email-link flows against a local SMTP server
+ * (./email-flow.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInbox, type Inbox } from '../runtime/test/smtp.js';
 import { credentialsFlows } from './credentials-flow.js';
+import { emailFlows, useInbox } from './email-flow.js';
 import { build, check, copyFixture, removeApp, runCli, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { expectJsdocFiles } from './jsdoc-files.js';
 
-const PROVIDERS = ['--providers', 'credentials,idp,social,github,google,oidc'];
+const PROVIDERS = ['--providers', 'credentials,email,idp,social,github,google,oidc'];
 
 // The app's own hook, written into the copy before the CLI runs (the fixture stays as generated).
 const APP_HOOKS = `/** @type {import('@sveltejs/kit').Handle} */
@@ -31,6 +34,7 @@ describe('a JSDoc app with its own hooks.server.js', () => {
 	let server: Server | undefined;
 	let browser: Browser | undefined;
 	let idp: AppIdp | undefined;
+	let inbox: Inbox | undefined;
 
 	beforeAll(async () => {
 		appDir = await copyFixture('kit2-jsdoc');
@@ -38,6 +42,8 @@ describe('a JSDoc app with its own hooks.server.js', () => {
 		const cli = await runCli(appDir, ['--yes', ...PROVIDERS]);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		idp = await startIdpFor(appDir);
+		inbox = await startInbox();
+		await useInbox(appDir, inbox);
 		await build(appDir);
 		server = await start(appDir, { mode: 'preview', port: idp.port });
 		browser = await launchBrowser();
@@ -47,6 +53,7 @@ describe('a JSDoc app with its own hooks.server.js', () => {
 		await browser?.close();
 		await server?.stop();
 		await idp?.idp.stop();
+		await inbox?.close();
 		if (appDir) await removeApp(appDir);
 	});
 
@@ -75,4 +82,5 @@ describe('a JSDoc app with its own hooks.server.js', () => {
 	}));
 
 	idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
+	emailFlows(() => ({ server: server!, browser: browser!, inbox: inbox! }));
 });

@@ -1,9 +1,9 @@
 /**
  * SvelteKit 3 apps, as the `sv` 1.0 line creates them (TypeScript and JSDoc), under Node 22:
  * `create-auth --yes`, then the same flows as the SvelteKit 2 app (./credentials-flow.ts). Both
- * apps get every OAuth provider (svelte-check sees them all, in TypeScript and in JavaScript
- * with JSDoc types; the others' .env keys stay empty) and the idp flows against the dev IdP
- * (./idp-flow.ts). The TypeScript app's install is the CLI's own; the JSDoc app ends up with the
+ * apps get every provider (svelte-check sees them all, in TypeScript and in JavaScript with
+ * JSDoc types; the OAuth ones' .env keys stay empty), the idp flows against the dev IdP
+ * (./idp-flow.ts) and the email-link flows against a local SMTP server (./email-flow.ts). The TypeScript app's install is the CLI's own; the JSDoc app ends up with the
  * same dependencies and shares it (no second better-sqlite3 compile). The TypeScript app also
  * gets a remote function and an endpoint guarded with requireUser(), and the sign-in rate limit
  * is driven there (./guards-flow.ts).
@@ -11,7 +11,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInbox, type Inbox } from '../runtime/test/smtp.js';
 import { credentialsFlows } from './credentials-flow.js';
+import { emailFlows, useInbox } from './email-flow.js';
 import { guardsFlows, prepareGuards } from './guards-flow.js';
 import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
@@ -20,20 +22,23 @@ import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { expectJsdocFiles } from './jsdoc-files.js';
 
 let toolchain: NodeToolchain;
+let inbox: Inbox;
 const apps: string[] = [];
 
 beforeAll(async () => {
 	toolchain = await node22();
+	inbox = await startInbox();
 });
 
 afterAll(async () => {
 	for (const app of apps) await removeApp(app);
+	await inbox?.close();
 });
 
 /** The CLI as a user on Node 22 runs it: the same binary, Node 22 first on PATH. */
 const createAuth = (appDir: string, args: string[]) => runCli(appDir, args, { node: toolchain.node, env: toolchain.env });
 
-const ALL_PROVIDERS = 'credentials,idp,social,github,google,oidc';
+const ALL_PROVIDERS = 'credentials,email,idp,social,github,google,oidc';
 
 for (const { fixture, tsconfig, providers, ext } of [
 	{ fixture: 'kit3-ts', tsconfig: './tsconfig.json', providers: ALL_PROVIDERS, ext: 'ts' },
@@ -55,6 +60,7 @@ for (const { fixture, tsconfig, providers, ext } of [
 			if (installed) await shareInstall(installed, appDir);
 			if (ext === 'ts') await prepareGuards(appDir);
 			if (providers.includes('idp')) idp = await startIdpFor(appDir);
+			if (providers.includes('email')) await useInbox(appDir, inbox);
 			await build(appDir, { env: toolchain.env });
 			server = await start(appDir, { mode: 'preview', env: toolchain.env, port: idp?.port });
 			browser = await launchBrowser();
@@ -95,5 +101,6 @@ for (const { fixture, tsconfig, providers, ext } of [
 
 		if (ext === 'ts') guardsFlows(() => ({ server: server!, browser: browser! }));
 		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
+		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
 	});
 }

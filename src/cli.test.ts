@@ -139,6 +139,35 @@ describe('create-auth (the binary)', () => {
 		expect(JSON.parse(files['package.json']!).dependencies.ioredis).toBeDefined();
 	});
 
+	it('--providers email: vendors the email provider with nodemailer, writes its pages and EMAIL_* keys; other apps get neither', async () => {
+		const dir = await fixtureCopy();
+		const result = await run(dir, '--yes', '--no-install', '--providers', 'credentials,email');
+		expect(result.code, result.stderr).toBe(0);
+		// The next steps are a wrapped box: compare the words.
+		expect(result.stdout.replace(/[│\s]+/g, ' ')).toContain("Email link: sign-in links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.");
+		const files = await snapshot(dir);
+		expect(files['src/lib/server/auth/providers/email.ts']).toContain("from 'nodemailer'");
+		expect(files['src/auth.ts']).toContain('const email = Email({ server: env.EMAIL_SERVER, from: env.EMAIL_FROM });');
+		expect(files['src/auth.ts']).toContain('providers: [credentials, email]');
+		for (const page of ['signin/email/+page.server.ts', 'signin/email/+page.svelte', 'signin/verify-request/+page.svelte']) {
+			expect(files[`src/routes/${page}`], page).toBeDefined();
+		}
+		expect(files['src/routes/signin/+page.svelte']).toContain('Sign in with Email');
+		expect(files['.env']).toMatch(/^EMAIL_SERVER=$/m);
+		expect(files['.env']).toMatch(/^EMAIL_FROM=$/m);
+		const pkg = JSON.parse(files['package.json']!);
+		expect(pkg.dependencies.nodemailer).toBeDefined();
+		expect(pkg.devDependencies['@types/nodemailer']).toBeDefined();
+
+		const plain = await fixtureCopy();
+		expect((await run(plain, '--yes', '--no-install')).code).toBe(0);
+		const plainFiles = await snapshot(plain);
+		expect(plainFiles['src/lib/server/auth/providers/email.ts']).toBeUndefined();
+		expect(plainFiles['src/lib/server/auth/email.ts']).toContain('export function emailLinkAction(');
+		expect(JSON.parse(plainFiles['package.json']!).dependencies.nodemailer).toBeUndefined();
+		expect(plainFiles['src/routes/signin/+page.svelte']).not.toContain('Sign in with Email');
+	});
+
 	it('--help documents --rate-limit with both stores and the default', async () => {
 		const help = await run(tmpdir(), '--help');
 		expect(help.code).toBe(0);

@@ -17,7 +17,7 @@ import { authEnvVars } from './env-vars.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Formatter } from './format.js';
 import type { Project } from './project.js';
-import { findProvider } from './providers/index.js';
+import { findProvider, PROVIDERS } from './providers/index.js';
 import { reconcileFile } from './reconcile.js';
 import { createRenderer, libSpecifier, templateContext, type TemplateContext } from './render.js';
 
@@ -81,11 +81,14 @@ const RATE_LIMIT_SCAFFOLDS: Record<RateLimitStoreId, { modules: string[]; depend
 };
 
 /**
- * Whether a vendored runtime file belongs to another rate-limit store than `store`, and so stays
- * out of the app: it would import a client (ioredis) the app lacks.
+ * Whether a vendored runtime file belongs to an option these answers do not choose (another
+ * rate-limit store, a provider left out), and so stays out of the app: it would import a
+ * package (ioredis, nodemailer) the app lacks.
  */
-function isOtherRateLimitStoresFile(file: string, store: RateLimitStoreId): boolean {
-	return Object.entries(RATE_LIMIT_SCAFFOLDS).some(([id, { modules }]) => id !== store && modules.includes(file));
+function isUnchosenOptionFile(file: string, answers: Answers): boolean {
+	const chosen = [...RATE_LIMIT_SCAFFOLDS[answers.rateLimit].modules, ...answers.providers.flatMap((id) => findProvider(id)?.modules ?? [])];
+	const optional = [...Object.values(RATE_LIMIT_SCAFFOLDS).flatMap(({ modules }) => modules), ...PROVIDERS.flatMap(({ modules }) => modules ?? [])];
+	return optional.includes(file) && !chosen.includes(file);
 }
 
 /**
@@ -125,6 +128,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	const { project, answers } = input;
 	const adapter = findAdapter(answers.adapter)!;
 	const rateLimitStore = RATE_LIMIT_SCAFFOLDS[answers.rateLimit] ?? RATE_LIMIT_SCAFFOLDS.memory;
+	const scaffolds = answers.providers.flatMap((id) => findProvider(id) ?? []);
 	const manifest = parseManifest(project.files[MANIFEST_PATH]);
 	const unresolved = (manifest?.conflicts ?? []).filter((path) => hasConflictMarkers(project.files[path] ?? ''));
 	if (unresolved.length > 0) {
@@ -191,9 +195,10 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	const pending = (step: string | undefined) => step && plan.pending.push(step);
 
 	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's modules and
-	// migrations, and the chosen rate-limit store's module, so the app never imports a driver it lacks.
+	// migrations, the chosen rate-limit store's module and the chosen providers' modules, so the
+	// app never imports a package it lacks.
 	for (const [file, content] of Object.entries(input.runtime).sort(([a], [b]) => a.localeCompare(b))) {
-		if (isOtherAdaptersFile(file, adapter, project.drizzle?.dialect) || isOtherRateLimitStoresFile(file, answers.rateLimit)) continue;
+		if (isOtherAdaptersFile(file, adapter, project.drizzle?.dialect) || isUnchosenOptionFile(file, answers)) continue;
 		await own(`${project.libDir}/${file}`, 'managed', content);
 	}
 
@@ -205,7 +210,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		'signout/+page.svelte',
 		'account/+page.server.ts',
 		'account/+page.svelte',
-		...answers.providers.flatMap((id) => findProvider(id)?.routes ?? [])
+		...scaffolds.flatMap(({ routes }) => routes)
 	];
 	const authPath = userPath(project, 'src/auth.ts');
 	await own(authPath, 'merge', render('auth.ts.hbs', contextFor(authPath)), previous && render('auth.ts.hbs', inLanguageOf(authPath, previous)));
@@ -301,8 +306,8 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		Object.fromEntries(names.map((name) => [name, input.tool.devDependencies[name] ?? 'latest']));
 	let packageJson = addDependencies(
 		project.packageJson,
-		pick([...RUNTIME_DEPENDENCIES, ...adapter.dependencies, ...rateLimitStore.dependencies]),
-		pick([...RUNTIME_DEV_DEPENDENCIES, ...adapter.devDependencies])
+		pick([...RUNTIME_DEPENDENCIES, ...adapter.dependencies, ...rateLimitStore.dependencies, ...scaffolds.flatMap(({ dependencies }) => dependencies ?? [])]),
+		pick([...RUNTIME_DEV_DEPENDENCIES, ...adapter.devDependencies, ...scaffolds.flatMap(({ devDependencies }) => devDependencies ?? [])])
 	);
 	// SvelteKit 3 has no $lib alias: the code above imports #lib/…, which package.json must map.
 	if (project.kit.libImports) packageJson = addSubpathImports(packageJson, { '#lib/*': `./${project.libDir}/*` });

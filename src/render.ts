@@ -23,6 +23,8 @@ export interface TemplateContext {
 	imports: ProviderImport[];
 	/** Some provider signs in through a redirect (OAuth 2 / OpenID Connect). */
 	oauth: boolean;
+	/** The sign-in page has fields of its own (credentials' email and password, the email provider's address). */
+	signInFields: boolean;
 	/**
 	 * The names `src/auth.ts` imports from the adapter's lib module (`SQLiteAdapter`; a client
 	 * too for some), that module, and its declaration's partial.
@@ -77,6 +79,7 @@ export function templateContext(
 		providerList: scaffolds.map(({ id }) => ({ id, partial: `providers/${id}` })),
 		imports: [...adapterImports, ...scaffolds.flatMap((scaffold) => scaffold.imports)].sort((a, b) => a.module.localeCompare(b.module)),
 		oauth: scaffolds.some((scaffold) => scaffold.type === 'oauth'),
+		signInFields: scaffolds.some((scaffold) => scaffold.type !== 'oauth'),
 		adapter: {
 			names: [adapter.factory, ...(adapter.alsoImports ?? [])].sort().join(', '),
 			module: `server/auth/adapters/${answers.adapter}`,

@@ -1,4 +1,4 @@
-import { isRedirect, type Cookies, type RequestEvent } from '@sveltejs/kit';
+import { isActionFailure, isRedirect, type ActionFailure, type Cookies, type RequestEvent } from '@sveltejs/kit';
 
 /**
  * A browser's cookie jar across requests, for tests that drive the runtime through several
@@ -82,4 +82,29 @@ export async function redirectOf(fn: () => unknown): Promise<{ status: number; l
 		throw err;
 	}
 	throw new Error('expected a redirect');
+}
+
+/** What a form action ended in: a `redirect`, or an answer of the page itself (`fail()`: `status`, `data`) with the `headers` it set. */
+export interface ActionOutcome {
+	redirect?: string;
+	status?: number;
+	data?: Record<string, unknown>;
+	headers?: Record<string, string>;
+}
+
+/**
+ * Runs a form action given `event` (made by {@link requestEvent}) and returns its
+ * {@link ActionOutcome}.
+ * @throws when the action returns something else, or throws anything but a redirect
+ */
+export async function actionOutcome(action: (event: RequestEvent) => unknown, event: RequestEvent): Promise<ActionOutcome> {
+	try {
+		const result = await action(event);
+		if (!isActionFailure(result)) throw new Error('expected a failure or a redirect');
+		const failure = result as unknown as ActionFailure<Record<string, unknown>>;
+		return { status: failure.status, data: failure.data, headers: responseHeaders.get(event)! };
+	} catch (err) {
+		if (isRedirect(err)) return { redirect: err.location };
+		throw err;
+	}
 }

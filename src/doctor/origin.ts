@@ -21,8 +21,8 @@ function authUrlOrigin(value: string | undefined): string | undefined {
 
 /**
  * `auth-url` (error: set but not an absolute http(s) URL; the runtime throws InvalidUrl on a
- * relative one), and for apps with an OAuth provider: `trusted-origin` and one
- * `callback-url:<provider id>` per OAuth provider.
+ * relative one); for apps with an OAuth or email provider `trusted-origin` (their redirect URIs
+ * and emailed links are built on it), and one `callback-url:<provider id>` per OAuth provider.
  *
  * `trusted-origin` warns when neither AUTH_URL nor AUTH_TRUST_HOST=true is set on a
  * self-hosted app (adapter-node, adapter-auto): outside the dev server (`vite preview`,
@@ -57,35 +57,38 @@ export function originChecks(input: { answers: Answers; env: EnvSources; depende
 		const scaffold = findProvider(id);
 		return scaffold?.type === 'oauth' ? [scaffold] : [];
 	});
-	if (oauth.length === 0) return checks;
+	const email = input.answers.providers.some((id) => findProvider(id)?.type === 'email');
+	if (oauth.length === 0 && !email) return checks;
+	// What needs a trusted origin, and what stops without one.
+	const links = [...(oauth.length > 0 ? ['OAuth redirect URIs'] : []), ...(email ? ['email sign-in links'] : [])].join(' and ');
+	const flows = [...(oauth.length > 0 ? ['OAuth'] : []), ...(email ? ['email'] : [])].join(' and ');
 
 	const trustHost = lookupEnv(input.env, 'AUTH_TRUST_HOST');
 	const target = deployTarget(input.dependencies);
 	const fix =
 		"Set AUTH_URL to the app's public URL (http://localhost:4173 for vite preview), or AUTH_TRUST_HOST=true behind a proxy that sets the Host header.";
 	if (origin) {
-		checks.push({ id: 'trusted-origin', status: 'ok', message: `OAuth redirect URIs are built on AUTH_URL's origin, ${origin}.` });
+		checks.push({ id: 'trusted-origin', status: 'ok', message: `${links} are built on AUTH_URL's origin, ${origin}.` });
 	} else if (trustHost?.value === 'true') {
-		checks.push({ id: 'trusted-origin', status: 'ok', message: `AUTH_TRUST_HOST=true (from ${trustHost.source}): OAuth redirect URIs are built on the request's host.` });
+		checks.push({ id: 'trusted-origin', status: 'ok', message: `AUTH_TRUST_HOST=true (from ${trustHost.source}): ${links} are built on the request's host.` });
 	} else if (trustHost) {
 		checks.push({
 			id: 'trusted-origin',
 			status: 'warn',
-			message: `AUTH_TRUST_HOST is ${JSON.stringify(trustHost.value)} (from ${trustHost.source}): only the exact value true trusts the host, so OAuth sign-in outside the dev server stops with UntrustedHost.`,
+			message: `AUTH_TRUST_HOST is ${JSON.stringify(trustHost.value)} (from ${trustHost.source}): only the exact value true trusts the host, so ${flows} sign-in outside the dev server stops with UntrustedHost.`,
 			hint: fix
 		});
 	} else if (target.kind === 'platform') {
 		checks.push({
 			id: 'trusted-origin',
 			status: 'ok',
-			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set here: set AUTH_URL to your deployment's URL in the settings of your platform (${target.adapter}), or OAuth sign-in stops with UntrustedHost there.`
+			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set here: set AUTH_URL to your deployment's URL in the settings of your platform (${target.adapter}), or ${flows} sign-in stops with UntrustedHost there.`
 		});
 	} else {
 		checks.push({
 			id: 'trusted-origin',
 			status: 'warn',
-			message:
-				'Neither AUTH_URL nor AUTH_TRUST_HOST is set: OAuth sign-in works on the dev server only; vite preview and node build stop it with UntrustedHost (no trusted origin for the redirect URI).',
+			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set: ${flows} sign-in works on the dev server only; vite preview and node build stop it with UntrustedHost (no trusted origin for the ${links}).`,
 			hint: fix
 		});
 	}

@@ -217,8 +217,13 @@ class Delta {
 		let used = false;
 		const outside = (node: Node) =>
 			[range, ...this.removed].every(([start, end]) => node.end! <= start || node.start! >= end);
+		// Property names (`{ email: … }`, `x.email`) are not references to a binding.
+		const propertyNames = new Set<Node>();
 		walk(ast.program, (node) => {
-			if (node.type === 'Identifier' && node.name === name && outside(node)) used = true;
+			if ((node.type === 'ObjectProperty' || node.type === 'ObjectMethod' || node.type === 'ClassProperty' || node.type === 'ClassMethod') && !node.computed) {
+				propertyNames.add(node.key);
+			} else if ((node.type === 'MemberExpression' || node.type === 'OptionalMemberExpression') && !node.computed) propertyNames.add(node.property);
+			if (node.type === 'Identifier' && node.name === name && !propertyNames.has(node) && outside(node)) used = true;
 		});
 		return used;
 	}

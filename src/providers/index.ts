@@ -1,4 +1,5 @@
 import { credentials } from './credentials.js';
+import { email } from './email.js';
 import { github } from './github.js';
 import { google } from './google.js';
 import { idp } from './idp.js';
@@ -7,7 +8,7 @@ import { social } from './social.js';
 import type { ProviderScaffold } from './types.js';
 
 /** Every provider id the CLI can scaffold, in prompt order. */
-export const PROVIDERS: readonly ProviderScaffold[] = [credentials, idp, social, github, google, oidc];
+export const PROVIDERS: readonly ProviderScaffold[] = [credentials, email, idp, social, github, google, oidc];
 
 /** The scaffold for `id`, or undefined for an id the CLI does not know. */
 export function findProvider(id: string): ProviderScaffold | undefined {

@@ -27,8 +27,11 @@ export interface ProviderScaffold {
 	label: string;
 	/** Short hint shown next to the label in the prompt. */
 	hint: string;
-	/** `oauth` for redirect-based providers (OAuth 2 / OpenID Connect): the app registers `<origin>/auth/callback/<id>`. */
-	type: 'credentials' | 'oauth';
+	/**
+	 * `oauth` for redirect-based providers (OAuth 2 / OpenID Connect): the app registers
+	 * `<origin>/auth/callback/<id>`. `credentials` and `email` have fields on the sign-in page.
+	 */
+	type: 'credentials' | 'oauth' | 'email';
 	/** Imports its declaration needs. */
 	imports: ProviderImport[];
 	/** Environment variables its declaration reads, in the order it reads them; left empty in `.env`. */
@@ -37,4 +40,10 @@ export interface ProviderScaffold {
 	tryLocally?: string;
 	/** Extra `src/routes/…` pages this provider needs, as template paths under `templates/routes/`. */
 	routes: string[];
+	/** Runtime files (lib-relative) vendored only with this provider: they import its dependencies. */
+	modules?: string[];
+	/** Packages its runtime module imports, added to the app's `dependencies`. */
+	dependencies?: string[];
+	/** Their types, added to `devDependencies`. */
+	devDependencies?: string[];
 }

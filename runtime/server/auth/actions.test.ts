@@ -1,6 +1,5 @@
-import { isActionFailure, isRedirect, type ActionFailure } from '@sveltejs/kit';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { Jar, redirectOf, requestEvent, responseHeaders } from '../../test/event.js';
+import { actionOutcome, Jar, redirectOf, requestEvent, type ActionOutcome } from '../../test/event.js';
 import type { SvelteKitAuthConfig } from './config.js';
 import { RateLimited } from './errors.js';
 import { SvelteKitAuth } from './kit.js';
@@ -21,20 +20,9 @@ beforeEach(() => {
 const app = (rateLimit: SvelteKitAuthConfig['rateLimit'] = { store: memoryRateLimitStore(), signIn: { perEmail: { max: 3, windowSeconds: 60 }, perClient: { max: 5, windowSeconds: 60 } } }) =>
 	SvelteKitAuth({ secret, logger, providers: [Credentials({ credentials: { email: {}, password: {} }, authorize })], rateLimit });
 
-type Outcome = { redirect: string } | { status: number; data: Record<string, unknown>; headers: Record<string, string> };
-
 /** One sign-in POST; a redirect (success or a failed sign-in) or an answer of the page itself. */
-async function signIn(auth: ReturnType<typeof app>, email: string, password: string, clientAddress = '192.0.2.1'): Promise<Outcome> {
-	const event = requestEvent('http://localhost/signin', new Jar(), { form: { email, password }, clientAddress });
-	try {
-		const result = await auth.signIn(event);
-		if (!isActionFailure(result)) throw new Error('expected a failure or a redirect');
-		const failure = result as unknown as ActionFailure<Record<string, unknown>>;
-		return { status: failure.status, data: failure.data, headers: responseHeaders.get(event)! };
-	} catch (err) {
-		if (isRedirect(err)) return { redirect: err.location };
-		throw err;
-	}
+function signIn(auth: ReturnType<typeof app>, email: string, password: string, clientAddress = '192.0.2.1'): Promise<ActionOutcome> {
+	return actionOutcome(auth.signIn, requestEvent('http://localhost/signin', new Jar(), { form: { email, password }, clientAddress }));
 }
 
 const FAILED = { redirect: '/signin?error=CredentialsSignin&code=credentials' };

@@ -1,6 +1,8 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, redirect, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
-import type { Account, ResolvedConfig } from './config.js';
+import type { Account, GetConfig, ResolvedConfig } from './config.js';
+import { sendSignInLink } from './email.js';
+import { normalizeEmail } from './email-address.js';
 import {
 	CallbackRouteError,
 	CredentialsSignin,
@@ -10,67 +12,18 @@ import {
 	RateLimitStoreError,
 	UntrustedHost
 } from './errors.js';
+import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
 import { authorizationUrl } from './oauth/authorize.js';
 import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
 import { isOAuth1Provider } from './oauth1/types.js';
-import { normalizeEmail } from './passwords.js';
-import { isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
+import { isEmailProvider, isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
 import { countAttempt, retryMessage, type RateLimits } from './rate-limit.js';
 import { seeOther } from './see-other.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
 import { endSession } from './session.js';
 
-/** Resolves the config for a request (object form: once; function form: per request). */
-export type GetConfig = (event: RequestEvent) => Promise<ResolvedConfig>;
-
 /** Form fields that steer the flow and are not credentials. */
 const CONTROL_FIELDS = new Set(['providerId', 'redirectTo', 'callbackUrl']);
-
-export async function readForm(request: Request): Promise<FormData> {
-	try {
-		return await request.formData();
-	} catch {
-		return new FormData();
-	}
-}
-
-export const formText = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
-
-/** Where to go after signing in: the form's `redirectTo` or `callbackUrl`, or the page's `?callbackUrl=`. */
-export const callbackUrlOf = (event: RequestEvent, form: FormData) =>
-	formText(form.get('redirectTo')) ?? formText(form.get('callbackUrl')) ?? formText(event.url.searchParams.get('callbackUrl'));
-
-/** The client's address (adapter-node: `ADDRESS_HEADER` / `XFF_DEPTH` behind a proxy), or undefined where the platform has none. */
-export function clientAddress(event: RequestEvent): string | undefined {
-	try {
-		return event.getClientAddress();
-	} catch {
-		return undefined;
-	}
-}
-
-/**
- * The answer to an attempt refused before it ran: over a rate limit (429 with `Retry-After`),
- * or the rate-limit store is down (503, "`flow` is unavailable for a moment…"). The page shows
- * `message`; `email` refills the form. Other errors are not this function's: it returns undefined.
- */
-export function refusedAttempt(
-	event: RequestEvent,
-	config: ResolvedConfig,
-	err: unknown,
-	email: string,
-	flow: 'Sign-in' | 'Sign-up'
-): ActionFailure<{ error: string; message: string; email: string }> | undefined {
-	if (err instanceof RateLimited) {
-		event.setHeaders({ 'retry-after': String(err.retryAfter) });
-		return fail(429, { error: err.type, message: retryMessage(err.retryAfter), email });
-	}
-	if (err instanceof RateLimitStoreError) {
-		config.logger.error(err);
-		return fail(503, { error: err.type, message: `${flow} is unavailable for a moment. Please try again shortly.`, email });
-	}
-	return undefined;
-}
 
 /**
  * Credentials sign-in: the attempt is counted against the rate limits (per client address, then
@@ -129,13 +82,15 @@ async function oauthSignIn(event: RequestEvent, config: ResolvedConfig, provider
  * The `signIn` form action. Form fields: `providerId` (optional with one provider),
  * `redirectTo` (or `callbackUrl`, or `?callbackUrl=` on the page), and the credentials.
  * Ends in a 303: for an OAuth provider to its authorization endpoint; for credentials to
- * the validated target; on failure to the sign-in page with `?error=<ErrorType>` (plus `code`
+ * the validated target; for an email provider to the verify-request page, once the link is sent
+ * (see {@link sendSignInLink}: a malformed address answers the page with 400 and `form` =
+ * `{ error: 'InvalidEmail', message, email }`); on failure to the sign-in page with `?error=<ErrorType>` (plus `code`
  * for CredentialsSignin, and the `callbackUrl`). Every failure is logged in full; only its type
  * and code leave the server. A credentials attempt refused by a rate limit is not redirected:
  * the page is answered with 429, `Retry-After` and `form` = `{ error: 'RateLimited', message:
  * 'Too many attempts. Try again in N minutes.', email }` (503 and `RateLimitStoreError` when the
- * rate-limit store is down).
- * @see spec/interface.md "Errors" (CredentialsSignin), "Authentication" rule 6
+ * rate-limit store is down); so is an email link over the `emailLink` limits.
+ * @see spec/interface.md "Errors" (CredentialsSignin), "Authentication" rules 6-8
  */
 export function signInAction(getConfig: GetConfig): Action {
 	return async (event) => {
@@ -148,9 +103,12 @@ export function signInAction(getConfig: GetConfig): Action {
 		let next: string | undefined;
 		try {
 			if (!provider) throw new InvalidProvider(`Sign-in with unknown provider "${providerId ?? ''}".`);
-			next = isOAuthProvider(provider)
-				? await oauthSignIn(event, config, provider, callbackUrl)
-				: await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form)) ?? callbackUrl);
+			if (isEmailProvider(provider)) {
+				const sent = await sendSignInLink(event, config, provider, form);
+				if (typeof sent !== 'string') return sent;
+				next = sent;
+			} else if (isOAuthProvider(provider)) next = await oauthSignIn(event, config, provider, callbackUrl);
+			else next = await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form)) ?? callbackUrl);
 		} catch (err) {
 			const refused = refusedAttempt(event, config, err, formText(form.get('email')) ?? '', 'Sign-in');
 			if (refused) return refused;

@@ -1,10 +1,11 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
 import { endpointUrl } from './oauth/client.js';
 import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import { createRateLimits, type RateLimitConfig, type RateLimits } from './rate-limit.js';
-import { isOAuthProvider, type AccountTokens, type OAuthConfig, type Profile, type Provider, type ProviderConfig, type ProviderType } from './providers/types.js';
+import { isEmailProvider, isOAuthProvider, type AccountTokens, type OAuthConfig, type Profile, type Provider, type ProviderConfig, type ProviderType } from './providers/types.js';
 
 /**
  * The decrypted session cookie. `sub` is the user id; `iat` / `exp` are epoch seconds.
@@ -89,7 +90,12 @@ export interface SvelteKitAuthConfig {
 		/** The session is extended at most once per this many seconds. Default 1 day. */
 		updateAge?: number;
 	};
-	pages?: { signIn?: string; signOut?: string };
+	/**
+	 * The app's auth pages. `verifyRequest`: "check your email", shown once a sign-in link is
+	 * sent (default `/signin/verify-request`); `emailLink`: the page an emailed link opens, with a
+	 * one-click "Continue signing in" form (default `/signin/email`).
+	 */
+	pages?: { signIn?: string; signOut?: string; verifyRequest?: string; emailLink?: string };
 	/**
 	 * Where the runtime answers its own routes (OAuth callbacks: `<basePath>/callback/<id>`).
 	 * Default `/auth`.
@@ -120,6 +126,9 @@ export interface SvelteKitAuthConfig {
 	rateLimit?: RateLimitConfig | false;
 }
 
+/** Resolves the config for a request (object form: once; function form: per request). */
+export type GetConfig = (event: RequestEvent) => Promise<ResolvedConfig>;
+
 /** The config with defaults applied and checked. */
 export interface ResolvedConfig {
 	providers: ProviderConfig[];
@@ -131,7 +140,7 @@ export interface ResolvedConfig {
 	strategy: 'jwt' | 'database';
 	maxAge: number;
 	updateAge: number;
-	pages: { signIn: string; signOut: string };
+	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string };
 	/** Without a trailing slash. */
 	basePath: string;
 	callbacks: Callbacks;
@@ -145,10 +154,22 @@ export interface ResolvedConfig {
 
 const DAY = 24 * 60 * 60;
 
+/** What email sign-in needs of the adapter: the verification tokens, and users found or made by address. */
+const EMAIL_ADAPTER_METHODS = [
+	'createVerificationToken',
+	'useVerificationToken',
+	'getUserByEmail',
+	'createUser',
+	'updateUser',
+	'getUserByAccount',
+	'linkAccount'
+] as const;
+
 /**
  * Applies defaults and validates.
  * @throws {MissingSecret} no secret, or one shorter than 32 characters.
- * @throws {MissingAdapter} `database` strategy without an adapter.
+ * @throws {MissingAdapter} `database` strategy without an adapter; an email provider with an
+ *   adapter that lacks a method email sign-in needs (the message names them).
  * @throws {InvalidUrl} `url` is given but is not an absolute URL.
  * @see spec/interface.md "Authentication" rules 1-3
  */
@@ -170,6 +191,11 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 		throw new MissingAdapter('The database session strategy needs an `adapter`.');
 	}
 	const providers = config.providers.map((provider) => (typeof provider === 'function' ? provider() : provider));
+	const email = providers.find(isEmailProvider);
+	const lacking = email ? EMAIL_ADAPTER_METHODS.filter((method) => !config.adapter?.[method]) : [];
+	if (lacking.length > 0) {
+		throw new MissingAdapter(`The ${email!.id} provider needs an adapter with ${lacking.join('(), ')}().`);
+	}
 	const logger: Logger = { error: (error) => console.error(error), ...config.logger };
 	for (const provider of providers.filter(isOAuthProvider)) {
 		const missing = missingSettings(provider);
@@ -189,7 +215,12 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 		strategy,
 		maxAge: config.session?.maxAge ?? 30 * DAY,
 		updateAge: config.session?.updateAge ?? DAY,
-		pages: { signIn: config.pages?.signIn ?? '/signin', signOut: config.pages?.signOut ?? '/signout' },
+		pages: {
+			signIn: config.pages?.signIn ?? '/signin',
+			signOut: config.pages?.signOut ?? '/signout',
+			verifyRequest: config.pages?.verifyRequest ?? '/signin/verify-request',
+			emailLink: config.pages?.emailLink ?? '/signin/email'
+		},
 		basePath: (config.basePath ?? '/auth').replace(/\/+$/, ''),
 		callbacks: config.callbacks ?? {},
 		logger,

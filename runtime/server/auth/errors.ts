@@ -8,6 +8,7 @@ export type ErrorType =
 	| 'AdapterError'
 	| 'CallbackRouteError'
 	| 'CredentialsSignin'
+	| 'EmailSignInError'
 	| 'InvalidCheck'
 	| 'InvalidProvider'
 	| 'InvalidUrl'
@@ -19,7 +20,8 @@ export type ErrorType =
 	| 'OAuthSignInError'
 	| 'RateLimited'
 	| 'RateLimitStoreError'
-	| 'UntrustedHost';
+	| 'UntrustedHost'
+	| 'Verification';
 
 /** Extra context for the server log; `err` is the underlying error, when there is one. */
 export type AuthErrorCause = Record<string, unknown> & { err?: Error };
@@ -166,4 +168,22 @@ export class RateLimited extends AuthError {
  */
 export class RateLimitStoreError extends AuthError {
 	static override readonly type = 'RateLimitStoreError';
+}
+
+/**
+ * Sending an email sign-in link failed (the SMTP server refused or is unreachable, or
+ * `sendVerificationRequest` threw): the visitor lands on the sign-in page with
+ * `?error=EmailSignInError`.
+ */
+export class EmailSignInError extends AuthError {
+	static override readonly type = 'EmailSignInError';
+}
+
+/**
+ * An email link that cannot sign anyone in: its token is unknown, used already, expired, or
+ * for another address. The token is gone either way (one use only).
+ * @see spec/interface.md "States and transitions" rule 3, "Authentication" rule 8
+ */
+export class Verification extends AuthError {
+	static override readonly type = 'Verification';
 }

@@ -2,9 +2,10 @@
 import type { Action, RequestEvent } from '@sveltejs/kit';
 import type { sequence } from '@sveltejs/kit/hooks';
 import type { Session } from '../../auth/types.js';
-import { signInAction, signOutAction, type GetConfig } from './actions.js';
+import { signInAction, signOutAction } from './actions.js';
 import type { Awaitable } from './adapters/types.js';
-import { resolveConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
+import { resolveConfig, type GetConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
+import { emailLinkAction } from './email.js';
 import { proxyUrlOf } from './oauth/proxy.js';
 import { isOAuthProvider, type OAuthConfig, type OAuthProviderButtonStyles, type ProviderConfig, type ProviderType } from './providers/types.js';
 import { registerRequest, useRequestEvent } from './guards.js';
@@ -58,6 +59,8 @@ export interface SvelteKitAuthResult {
 	signOut: Action;
 	/** The `/signup` page's action: a new email + password account, signed in at once (see {@link signUpAction}). */
 	signUp: Action;
+	/** The action of the page an emailed sign-in link opens: uses the link and signs in (see {@link emailLinkAction}). */
+	emailLink: Action;
 	/** The providers, for a sign-in page's `load` to draw one button each. */
 	getProviders(event: RequestEvent): Promise<AppProvider[]>;
 }
@@ -68,8 +71,8 @@ export interface SvelteKitAuthResult {
  * - `handle` gives every request `event.locals.auth()`: the session or null, decoded straight
  *   from the cookie on the first call and memoized for the request (requests that never call
  *   it pay nothing). It also answers OAuth callbacks, `<basePath>/callback/<provider id>`.
- * - `signIn` / `signOut` / `signUp` are form actions for the `/signin`, `/signout` and
- *   `/signup` pages.
+ * - `signIn` / `signOut` / `signUp` / `emailLink` are form actions for the `/signin`,
+ *   `/signout`, `/signup` and `/signin/email` pages.
  * - The guards `requireSession()` / `requireUser()` (guards.ts) find this config through the
  *   request, and the current request through `app.getRequestEvent`.
  *
@@ -126,7 +129,14 @@ export function SvelteKitAuth(
 		}));
 	};
 
-	return { handle, signIn: signInAction(getConfig), signOut: signOutAction(getConfig), signUp: signUpAction(getConfig), getProviders };
+	return {
+		handle,
+		signIn: signInAction(getConfig),
+		signOut: signOutAction(getConfig),
+		signUp: signUpAction(getConfig),
+		emailLink: emailLinkAction(getConfig),
+		getProviders
+	};
 }
 
 /** {@link proxyUrlOf}, with an invalid proxy URL read as none (sign-in reports it, not the page). */

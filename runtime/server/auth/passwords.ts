@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
 import type { User } from '../../auth/types.js';
 import type { Adapter, AdapterUser } from './adapters/types.js';
+import { isEmail, normalizeEmail } from './email-address.js';
 import { AdapterError, RateLimited } from './errors.js';
 import { adapterMethod } from './session.js';
 
@@ -95,11 +96,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
 	}
 	return timingSafeEqual(key, expected);
 }
-
-/** Lowercased, trimmed email. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
-const isEmail = (email: string) => email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 
 /**
  * Why {@link registerWithPassword} refused; stable values for the sign-up page. `Unavailable`:

@@ -51,6 +51,9 @@ describe('the memory limiter, on a frozen clock', () => {
 		expect(limits.signInPerEmail).toBeUndefined();
 		expect((await attempts(limits.signInPerClient!, '203.0.113.7', 51)).filter((result) => !result.ok)).toHaveLength(1);
 		expect(await attempts(limits.signUpPerClient!, '203.0.113.7', 2)).toEqual([{ ok: true }, { ok: false, retryAfter: 30 }]);
+		// Emailed links: 5 per address and 20 per client address an hour.
+		expect((await attempts(limits.emailLinkPerEmail!, 'ada@example.com', 6)).map((result) => result.ok)).toEqual([true, true, true, true, true, false]);
+		expect((await attempts(limits.emailLinkPerClient!, '203.0.113.7', 21)).filter((result) => !result.ok)).toEqual([{ ok: false, retryAfter: 3600 }]);
 	});
 
 	it('turns every limit off with rateLimit: false', () => {

@@ -41,16 +41,25 @@ export interface RateLimitConfig {
 		/** Accounts created per client address. */
 		perClient?: RateLimitRule | false;
 	};
+	/** Sign-in and password-reset links sent by email. */
+	emailLink?: {
+		/** Links sent per address (trimmed, lowercased). */
+		perEmail?: RateLimitRule | false;
+		/** Links sent per client address. */
+		perClient?: RateLimitRule | false;
+	};
 }
 
 /**
  * 10 failed sign-ins per email and 50 per client address in 15 minutes; 10 sign-ups per client
- * address in an hour. An attempt counts when it starts (so a burst of parallel attempts is
- * held too); a successful sign-in gives its attempt back and clears the email's count.
+ * address in an hour; 5 emailed links per address and 20 per client address in an hour. An
+ * attempt counts when it starts (so a burst of parallel attempts is held too); a successful
+ * sign-in gives its attempt back and clears the email's count.
  */
 export const DEFAULT_RATE_LIMITS = {
 	signIn: { perEmail: { max: 10, windowSeconds: 15 * 60 }, perClient: { max: 50, windowSeconds: 15 * 60 } },
-	signUp: { perClient: { max: 10, windowSeconds: 60 * 60 } }
+	signUp: { perClient: { max: 10, windowSeconds: 60 * 60 } },
+	emailLink: { perEmail: { max: 5, windowSeconds: 60 * 60 }, perClient: { max: 20, windowSeconds: 60 * 60 } }
 } as const satisfies Required<Omit<RateLimitConfig, 'store'>>;
 
 /**
@@ -100,6 +109,8 @@ export interface RateLimits {
 	signInPerEmail?: Limiter;
 	signInPerClient?: Limiter;
 	signUpPerClient?: Limiter;
+	emailLinkPerEmail?: Limiter;
+	emailLinkPerClient?: Limiter;
 }
 
 /** Seconds until the window ends, at least 1 (for `Retry-After`, RFC 9110 section 10.2.3). */
@@ -146,7 +157,9 @@ export function createRateLimits(config: RateLimitConfig | false | undefined): R
 		store: store.name,
 		signInPerEmail: make('signin-email', config?.signIn?.perEmail, DEFAULT_RATE_LIMITS.signIn.perEmail),
 		signInPerClient: make('signin-client', config?.signIn?.perClient, DEFAULT_RATE_LIMITS.signIn.perClient),
-		signUpPerClient: make('signup-client', config?.signUp?.perClient, DEFAULT_RATE_LIMITS.signUp.perClient)
+		signUpPerClient: make('signup-client', config?.signUp?.perClient, DEFAULT_RATE_LIMITS.signUp.perClient),
+		emailLinkPerEmail: make('email-link-email', config?.emailLink?.perEmail, DEFAULT_RATE_LIMITS.emailLink.perEmail),
+		emailLinkPerClient: make('email-link-client', config?.emailLink?.perClient, DEFAULT_RATE_LIMITS.emailLink.perClient)
 	};
 }
 

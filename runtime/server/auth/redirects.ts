@@ -1,4 +1,21 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { ResolvedConfig } from './config.js';
+import { UntrustedHost } from './errors.js';
+
+/**
+ * This deployment's origin, as the links back to the app name it (OAuth redirect URIs, the
+ * redirect proxy's `state`, emailed sign-in links): `AUTH_URL`'s (`url`) when set, else the
+ * request's when the host is trusted (`trustHost` / `AUTH_TRUST_HOST`, or the dev server).
+ * Never a `Host` header nobody vouched for: an OAuth code or an emailed token would go there.
+ * @throws {UntrustedHost} neither `url` nor `trustHost`.
+ */
+export function appOriginOf(url: URL, config: ResolvedConfig): string {
+	if (!config.origin && !config.trustHost) {
+		throw new UntrustedHost(`Set AUTH_URL or AUTH_TRUST_HOST=true so that links back to the app can be built (host ${url.host}).`);
+	}
+	return config.origin ?? url.origin;
+}
+
 /**
  * Checks a post-sign-in/out target. Accepts a path (`/account?tab=1`) or, when
  * `allowAbsolute`, an absolute URL on `origin`; returns it as a path (so the Location header

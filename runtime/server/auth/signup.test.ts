@@ -1,6 +1,5 @@
-import { isActionFailure, isRedirect, type ActionFailure } from '@sveltejs/kit';
 import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { Jar, requestEvent, responseHeaders } from '../../test/event.js';
+import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
 import { MemoryAdapter } from './adapters/memory.js';
 import type { Adapter } from './adapters/types.js';
 import type { SvelteKitAuthConfig } from './config.js';
@@ -24,16 +23,7 @@ function app(extra: Partial<SvelteKitAuthConfig> = {}, adapter: Adapter = Memory
 /** One sign-up POST: its redirect, or the page's answer; and the cookies it left. */
 async function signUp(auth: ReturnType<typeof app>['auth'], form: Record<string, string>, page = 'http://localhost/signup', clientAddress = '192.0.2.1') {
 	const jar = new Jar();
-	const event = requestEvent(page, jar, { form, clientAddress });
-	try {
-		const result = await auth.signUp(event);
-		if (!isActionFailure(result)) throw new Error('expected a failure or a redirect');
-		const failure = result as unknown as ActionFailure<Record<string, unknown>>;
-		return { jar, status: failure.status, data: failure.data, headers: responseHeaders.get(event)! };
-	} catch (err) {
-		if (isRedirect(err)) return { jar, redirect: err.location };
-		throw err;
-	}
+	return { jar, ...(await actionOutcome(auth.signUp, requestEvent(page, jar, { form, clientAddress }))) };
 }
 
 const NEW = { email: ' New@Example.com', password: 'correct horse battery' };

@@ -1,9 +1,9 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, redirect, type Action } from '@sveltejs/kit';
-import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt, type GetConfig } from './actions.js';
 import type { AdapterUser } from './adapters/types.js';
-import type { Account } from './config.js';
+import type { Account, GetConfig } from './config.js';
 import { CallbackRouteError, MissingAdapter } from './errors.js';
+import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
 import { PASSWORD_PROVIDER, registerWithPassword, type RegisterAdapter } from './passwords.js';
 import { countAttempt } from './rate-limit.js';
 import { seeOther } from './see-other.js';

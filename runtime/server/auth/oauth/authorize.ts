@@ -2,8 +2,8 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import * as oauth from 'oauth4webapi';
 import type { ResolvedConfig } from '../config.js';
-import { UntrustedHost } from '../errors.js';
 import type { OAuthConfig } from '../providers/types.js';
+import { appOriginOf } from '../redirects.js';
 import { providerClient } from './client.js';
 import { saveFlow, type FlowState } from './flow.js';
 import { proxyState, proxyUrlOf } from './proxy.js';
@@ -15,20 +15,6 @@ export function checksOf(provider: OAuthConfig, proxied: boolean): Set<'state' |
 	if (listed.includes('none')) checks.clear();
 	if (proxied) checks.add('state');
 	return checks as Set<'state' | 'pkce' | 'nonce'>;
-}
-
-/**
- * This deployment's origin, as OAuth redirect URIs and the redirect proxy's `state` name it:
- * `AUTH_URL`'s (`url`) when set, else the request's when the host is trusted (`trustHost` /
- * `AUTH_TRUST_HOST`, or the dev server). Never a `Host` header nobody vouched for: a callback
- * (and its code) would go there.
- * @throws {UntrustedHost} neither `url` nor `trustHost`.
- */
-export function appOriginOf(url: URL, config: ResolvedConfig): string {
-	if (!config.origin && !config.trustHost) {
-		throw new UntrustedHost(`Set AUTH_URL or AUTH_TRUST_HOST=true so that OAuth redirect URIs can be built (host ${url.host}).`);
-	}
-	return config.origin ?? url.origin;
 }
 
 /**

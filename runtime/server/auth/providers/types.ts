@@ -3,7 +3,7 @@ import type { TokenEndpointResponse } from 'oauth4webapi';
 import type { User } from '../../../auth/types.js';
 import type { Awaitable, JsonValue } from '../adapters/types.js';
 
-/** The provider types of the spec; this runtime implements `credentials`, `oauth` and `oidc`. */
+/** The provider types of the spec; this runtime implements `credentials`, `oauth`, `oidc` and `email`. */
 export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn';
 
 /** Fields every provider has. `id` is what the sign-in form posts as `providerId`. */
@@ -29,6 +29,34 @@ export interface CredentialsConfig<C extends string = string> extends CommonProv
 	type: 'credentials';
 	credentials: Record<C, CredentialInput>;
 	authorize(credentials: Partial<Record<C, unknown>>, request: Request): Awaitable<User | null>;
+}
+
+/** What an email provider's {@link EmailConfig.sendVerificationRequest} gets to send one link. */
+export interface VerificationRequestParams {
+	/** The address to send to (trimmed, lowercased). */
+	identifier: string;
+	/** The link to send: the app's email-link page with `token`, `email` and `callbackUrl` in its query. */
+	url: string;
+	/** When the link stops working. */
+	expires: Date;
+	provider: EmailConfig;
+	/** The token in the link (its SHA-256 with the secret is what the adapter stores). */
+	token: string;
+	/** The sign-in request that asked for the link. */
+	request: Request;
+}
+
+/**
+ * A provider that signs users in with a one-time link sent to their email address ("magic
+ * link"). Build one with `Email()` (`providers/email.ts`, nodemailer over SMTP).
+ * @see spec/interface.md "Authentication" rule 8
+ */
+export interface EmailConfig extends CommonProviderOptions {
+	type: 'email';
+	/** Seconds a link stays valid. Default (in `Email()`) 24 hours. */
+	maxAge: number;
+	/** Sends the link; a throw or rejection fails the sign-in with `EmailSignInError`. */
+	sendVerificationRequest(params: VerificationRequestParams): Awaitable<void>;
 }
 
 /**
@@ -207,10 +235,15 @@ export type OAuthUserConfig<P extends Profile = Profile> = Omit<Partial<OAuthCon
 export type OIDCUserConfig<P extends Profile = Profile> = Omit<Partial<OIDCConfig<P>>, 'options' | 'type'>;
 
 /** Any provider config. */
-export type ProviderConfig = CredentialsConfig | OAuthConfig;
+export type ProviderConfig = CredentialsConfig | OAuthConfig | EmailConfig;
 
 /** A provider, or a function that returns one (resolved once per config). */
 export type Provider = ProviderConfig | (() => ProviderConfig);
+
+/** True for `email` providers. */
+export function isEmailProvider(provider: ProviderConfig): provider is EmailConfig {
+	return provider.type === 'email';
+}
 
 /** True for `oauth` and `oidc` providers. */
 export function isOAuthProvider(provider: ProviderConfig): provider is OAuthConfig {

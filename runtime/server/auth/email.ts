@@ -1,0 +1,157 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { fail, redirect, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
+import type { User } from '../../auth/types.js';
+import type { AdapterUser } from './adapters/types.js';
+import type { Account, GetConfig, ResolvedConfig } from './config.js';
+import { isEmail, normalizeEmail } from './email-address.js';
+import { AdapterError, CallbackRouteError, EmailSignInError, Verification } from './errors.js';
+import { callbackUrlOf, clientAddress, formText, readForm } from './form.js';
+import { isEmailProvider, type EmailConfig } from './providers/types.js';
+import { countAttempt } from './rate-limit.js';
+import { appOriginOf, safeRedirectTarget } from './redirects.js';
+import { seeOther } from './see-other.js';
+import { need } from './session.js';
+import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
+
+/**
+ * What the adapter stores of a link's token: SHA-256 (hex) of the token followed by the secret,
+ * so a leaked verification-token table opens no link.
+ * @see spec/interface.md "Authentication" rule 8
+ */
+export function hashToken(token: string, secret: string): string {
+	return createHash('sha256').update(`${token}${secret}`).digest('hex');
+}
+
+/** The refusal of an address that is not one (400); `email` refills the form. */
+export type InvalidEmailFailure = ActionFailure<{ error: 'InvalidEmail'; message: string; email: string }>;
+
+/**
+ * The email provider's part of the `signIn` action: sends a one-time sign-in link to the
+ * posted `email` and returns the verify-request page ("check your email") to go to. The answer
+ * is the same whether or not the address has an account.
+ *
+ * Steps: the address is normalized (trimmed, lowercased) and checked; the attempt is counted
+ * against the `emailLink` rate limits (per client address, then per address); a token of 32
+ * CSPRNG bytes is made, its {@link hashToken} stored through `createVerificationToken` with the
+ * address as `identifier` and `expires` = now + the provider's `maxAge`; the link, on the
+ * trusted origin ({@link appOriginOf}), is the `emailLink` page with `token`, `email` and the
+ * validated `callbackUrl`; the provider's `sendVerificationRequest` sends it.
+ * @returns the 400 answer for a malformed address, else the verify-request page's path
+ * @throws {RateLimited} over an `emailLink` limit; {@link RateLimitStoreError} the store is down.
+ * @throws {UntrustedHost} neither `AUTH_URL` nor a trusted host: a link must never name a
+ *   `Host` header nobody vouched for (the token would go there).
+ * @throws {EmailSignInError} sending failed (the token stays unused until it expires).
+ * @throws {AdapterError} storing the token failed.
+ */
+export async function sendSignInLink(
+	event: RequestEvent,
+	config: ResolvedConfig,
+	provider: EmailConfig,
+	form: FormData
+): Promise<InvalidEmailFailure | string> {
+	const typed = formText(form.get('email')) ?? '';
+	const email = normalizeEmail(typed);
+	if (!isEmail(email)) return fail(400, { error: 'InvalidEmail', message: 'Enter a valid email address.', email: typed });
+	const limits = config.rateLimits;
+	if (limits) await countAttempt(limits, [[limits.emailLinkPerClient, clientAddress(event)], [limits.emailLinkPerEmail, email]]);
+
+	const origin = appOriginOf(event.url, config);
+	const token = randomBytes(32).toString('base64url');
+	const expires = new Date(Date.now() + provider.maxAge * 1000);
+	await need(config, 'createVerificationToken')({ identifier: email, token: hashToken(token, config.secrets[0]!), expires });
+	const query = new URLSearchParams({ token, email });
+	const callbackUrl = callbackUrlOf(event, form);
+	const target = callbackUrl && safeRedirectTarget(callbackUrl, origin, true);
+	if (target && target !== '/') query.set('callbackUrl', target);
+	const url = `${origin}${config.pages.emailLink}?${query}`;
+	try {
+		await provider.sendVerificationRequest({ identifier: email, url, expires, provider, token, request: event.request });
+	} catch (err) {
+		throw new EmailSignInError(`Sending the sign-in link to ${email} failed.`, { provider: provider.id, err: err as Error });
+	}
+	return `${config.pages.verifyRequest}?${new URLSearchParams({ provider: provider.id, type: 'email' })}`;
+}
+
+/**
+ * The form action of the page an emailed link opens (`pages.emailLink`). Opening the link is a
+ * plain GET that changes nothing, so mail scanners and link previewers that open it first burn
+ * nothing; the page's "Continue signing in" form posts `token`, `email` (and `callbackUrl`)
+ * here, and only this POST uses the token.
+ *
+ * The token is looked up by its {@link hashToken} under each secret (current first, so links
+ * sent before a rotation still work) with `useVerificationToken`, which returns it and deletes
+ * it: a link works once. An unknown, used, expired or other address's token ends on the sign-in
+ * page with `?error=Verification`. Then the user with that address signs in, made on the first
+ * sign-in, with `emailVerified` set to the date of the first email sign-in; the `email` account
+ * (`providerAccountId`: the address) is linked once. Ends with a 303 to the validated
+ * `callbackUrl`, or `/`.
+ * @throws {MissingAdapter} the adapter lacks a method this needs (checked at startup already).
+ * @see spec/interface.md "Authentication" rule 8, "States and transitions" rules 3-4, "AdapterUser" (`emailVerified`)
+ */
+export function emailLinkAction(getConfig: GetConfig): Action {
+	return async (event) => {
+		const config = await getConfig(event);
+		const form = await readForm(event.request);
+		const callbackUrl = callbackUrlOf(event, form);
+		const provider = config.providers.find(isEmailProvider);
+		let next: string;
+		try {
+			if (!provider) throw new Verification('An email link was followed, but no email provider is configured.');
+			const user = await verifiedUser(config, provider, formText(form.get('email')), formText(form.get('token')));
+			const account: Account = { type: 'email', provider: provider.id, providerAccountId: user.email! };
+			next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account)) ?? callbackUrl);
+		} catch (err) {
+			const known = errorType(err, 'CallbackRouteError');
+			config.logger.error(known === 'CallbackRouteError' ? new CallbackRouteError('Email sign-in failed.', { provider: provider?.id, err: err as Error }) : (err as Error));
+			redirect(303, signInErrorUrl(event, config, known, { callbackUrl }));
+		}
+		seeOther(next);
+	};
+}
+
+/**
+ * Uses the link's token and returns the user it signs in (made, or marked verified, as needed),
+ * its `email` account linked.
+ * @throws {Verification} no such token for this address (unknown, used, tampered, another
+ *   address's), or it expired.
+ */
+async function verifiedUser(config: ResolvedConfig, provider: EmailConfig, typed: string | undefined, token: string | undefined): Promise<User> {
+	const email = normalizeEmail(typed ?? '');
+	if (!token || !isEmail(email)) throw new Verification('The email link has no token or no valid address.');
+	const use = need(config, 'useVerificationToken');
+	let found = null;
+	for (const secret of config.secrets) {
+		found = await use({ identifier: email, token: hashToken(token, secret) });
+		if (found) break;
+	}
+	if (!found) throw new Verification(`No unused sign-in link matches this token for ${email}.`);
+	const now = new Date();
+	if (found.expires.getTime() <= now.getTime()) throw new Verification(`The sign-in link for ${email} expired at ${found.expires.toISOString()}.`);
+
+	let user = await need(config, 'getUserByEmail')(email);
+	if (!user) user = await createEmailUser(config, email, now);
+	else if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: now });
+	const account = { provider: provider.id, providerAccountId: email };
+	const linked = () => need(config, 'getUserByAccount')(account);
+	if (!(await linked())) {
+		try {
+			await need(config, 'linkAccount')({ ...account, type: 'email', userId: user.id });
+		} catch (err) {
+			// A concurrent first sign-in for this address linked it first: the account is there.
+			if (!(await linked())) throw err;
+		}
+	}
+	return { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null };
+}
+
+/** The first email sign-in's user. A concurrent one for the same address (two links, two tabs) may win the race: its user is the one. */
+async function createEmailUser(config: ResolvedConfig, email: string, now: Date): Promise<AdapterUser> {
+	try {
+		return await need(config, 'createUser')({ id: randomUUID(), email, emailVerified: now, name: null, image: null });
+	} catch (err) {
+		const winner = await need(config, 'getUserByEmail')(email);
+		if (winner) return winner;
+		throw err instanceof AdapterError ? err : new AdapterError('Creating the user failed.', { err: err as Error });
+	}
+}

@@ -1,0 +1,52 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
+import type { ResolvedConfig } from './config.js';
+import { RateLimited, RateLimitStoreError } from './errors.js';
+import { retryMessage } from './rate-limit.js';
+
+/** The posted form; an empty one when the body is not a form (the fields then read as missing). */
+export async function readForm(request: Request): Promise<FormData> {
+	try {
+		return await request.formData();
+	} catch {
+		return new FormData();
+	}
+}
+
+export const formText = (value: FormDataEntryValue | null) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** Where to go after signing in: the form's `redirectTo` or `callbackUrl`, or the page's `?callbackUrl=`. */
+export const callbackUrlOf = (event: RequestEvent, form: FormData) =>
+	formText(form.get('redirectTo')) ?? formText(form.get('callbackUrl')) ?? formText(event.url.searchParams.get('callbackUrl'));
+
+/** The client's address (adapter-node: `ADDRESS_HEADER` / `XFF_DEPTH` behind a proxy), or undefined where the platform has none. */
+export function clientAddress(event: RequestEvent): string | undefined {
+	try {
+		return event.getClientAddress();
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The answer to an attempt refused before it ran: over a rate limit (429 with `Retry-After`),
+ * or the rate-limit store is down (503, "`flow` is unavailable for a moment…"). The page shows
+ * `message`; `email` refills the form. Other errors are not this function's: it returns undefined.
+ */
+export function refusedAttempt(
+	event: RequestEvent,
+	config: ResolvedConfig,
+	err: unknown,
+	email: string,
+	flow: 'Sign-in' | 'Sign-up'
+): ActionFailure<{ error: string; message: string; email: string }> | undefined {
+	if (err instanceof RateLimited) {
+		event.setHeaders({ 'retry-after': String(err.retryAfter) });
+		return fail(429, { error: err.type, message: retryMessage(err.retryAfter), email });
+	}
+	if (err instanceof RateLimitStoreError) {
+		config.logger.error(err);
+		return fail(503, { error: err.type, message: `${flow} is unavailable for a moment. Please try again shortly.`, email });
+	}
+	return undefined;
+}
