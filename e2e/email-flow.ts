@@ -43,7 +43,7 @@ export function emailFlows(app: () => Pick<CredentialsApp, 'server' | 'browser'>
 		for (let i = 0; i < 2; i++) {
 			const scanned = await fetch(link);
 			expect(scanned.status).toBe(200);
-			expect(scanned.headers.get('referrer-policy')).toBe('no-referrer');
+			expect(scanned.headers.get('referrer-policy')).toBe('same-origin');
 			expect(scanned.headers.get('set-cookie')).toBeNull();
 		}
 		await page.goto(link);

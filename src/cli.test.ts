@@ -149,6 +149,7 @@ describe('create-auth (the binary)', () => {
 		expect(files['src/lib/server/auth/providers/email.ts']).toContain("from 'nodemailer'");
 		expect(files['src/auth.ts']).toContain('const email = Email({ server: env.EMAIL_SERVER, from: env.EMAIL_FROM });');
 		expect(files['src/auth.ts']).toContain('providers: [credentials, email]');
+		expect(files['src/auth.ts']).toContain('export const { handle, signIn, signOut, signUp, emailLink } = SvelteKitAuth(');
 		for (const page of ['signin/email/+page.server.ts', 'signin/email/+page.svelte', 'signin/verify-request/+page.svelte']) {
 			expect(files[`src/routes/${page}`], page).toBeDefined();
 		}
