@@ -23,7 +23,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordApi } from '../runtime/test/record-api.js';
 import { startTcpProxy, type TcpProxy } from '../runtime/test/tcp-proxy.js';
-import { credentialsFlows, EMAIL, PASSWORD, signInResponse, signUpAt, submitCredentials } from './credentials-flow.js';
+import { credentialsFlows, PASSWORD, signInResponse, signUpAt, submitCredentials } from './credentials-flow.js';
 import { build, check, copyFixture, removeApp, runCli, setEnv, shareInstall, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { mysqlDatabase, postgresDatabase } from './harness/databases.js';

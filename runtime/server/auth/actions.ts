@@ -1,5 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { fail, redirect, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
+import { redirect, type Action, type RequestEvent } from '@sveltejs/kit';
 import type { Account, GetConfig, ResolvedConfig } from './config.js';
 import { sendSignInLink } from './email.js';
 import { normalizeEmail } from './email-address.js';
@@ -8,7 +8,6 @@ import {
 	CredentialsSignin,
 	InvalidProvider,
 	OAuthSignInError,
-	RateLimited,
 	RateLimitStoreError,
 	UntrustedHost
 } from './errors.js';
@@ -17,7 +16,7 @@ import { authorizationUrl } from './oauth/authorize.js';
 import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
 import { isOAuth1Provider } from './oauth1/types.js';
 import { isEmailProvider, isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
-import { countAttempt, retryMessage, type RateLimits } from './rate-limit.js';
+import { countAttempt, type RateLimits } from './rate-limit.js';
 import { seeOther } from './see-other.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
 import { endSession } from './session.js';
