@@ -6,7 +6,6 @@
  * right before and right after the measured run, its RSS right after.
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from '../e2e/harness/app.js';

@@ -85,10 +85,11 @@ const RATE_LIMIT_SCAFFOLDS: Record<RateLimitStoreId, { modules: string[]; depend
  * rate-limit store, a provider left out), and so stays out of the app: it would import a
  * package (ioredis, nodemailer) the app lacks.
  */
-function isUnchosenOptionFile(file: string, answers: Answers): boolean {
-	const chosen = [...RATE_LIMIT_SCAFFOLDS[answers.rateLimit].modules, ...answers.providers.flatMap((id) => findProvider(id)?.modules ?? [])];
+function unchosenOptionFiles(answers: Answers): (file: string) => boolean {
+	const chosen = new Set([...RATE_LIMIT_SCAFFOLDS[answers.rateLimit].modules, ...answers.providers.flatMap((id) => findProvider(id)?.modules ?? [])]);
 	const optional = [...Object.values(RATE_LIMIT_SCAFFOLDS).flatMap(({ modules }) => modules), ...PROVIDERS.flatMap(({ modules }) => modules ?? [])];
-	return optional.includes(file) && !chosen.includes(file);
+	const unchosen = new Set(optional.filter((file) => !chosen.has(file)));
+	return (file) => unchosen.has(file);
 }
 
 /**
@@ -197,8 +198,9 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's modules and
 	// migrations, the chosen rate-limit store's module and the chosen providers' modules, so the
 	// app never imports a package it lacks.
+	const isUnchosenOptionFile = unchosenOptionFiles(answers);
 	for (const [file, content] of Object.entries(input.runtime).sort(([a], [b]) => a.localeCompare(b))) {
-		if (isOtherAdaptersFile(file, adapter, project.drizzle?.dialect) || isUnchosenOptionFile(file, answers)) continue;
+		if (isOtherAdaptersFile(file, adapter, project.drizzle?.dialect) || isUnchosenOptionFile(file)) continue;
 		await own(`${project.libDir}/${file}`, 'managed', content);
 	}
 

@@ -67,7 +67,7 @@ async function again(app: LoadedApp, options: InitOptions, interactive: boolean)
 			throw new CliError(
 				'E_ALREADY_SET_UP',
 				`${summary} It cannot be set up again with other ${differs.join(', ')}.`,
-				differs.includes('rateLimit') && differs.length === 1
+				differs.length === 1 && differs[0] === 'rateLimit'
 					? `Use npx create-auth regenerate --rate-limit ${given.rateLimit} to move the rate-limit counters.`
 					: 'Use npx create-auth add-provider <id> or remove-provider <id> to change the providers, regenerate --rate-limit <store> to move the rate-limit counters, or regenerate to update the files.'
 			);

@@ -46,7 +46,19 @@ describe('originChecks', () => {
 		expect(run({}, ['github'], { '@sveltejs/adapter-netlify': '^5.0.0' })['trusted-origin']).toMatchObject({ status: 'ok', message: expect.stringContaining('UntrustedHost') });
 	});
 
-	it('has no origin checks beyond auth-url without an OAuth provider', () => {
+	it('checks the trusted origin for email sign-in links too, with no callback URL to register', () => {
+		const checks = run({}, ['credentials', 'email']);
+		expect(checks['trusted-origin']).toMatchObject({
+			status: 'warn',
+			message: expect.stringContaining('email sign-in works on the dev server only'),
+			hint: expect.stringMatching(/AUTH_URL.*AUTH_TRUST_HOST=true/)
+		});
+		expect(checks['trusted-origin']!.message).toContain('no trusted origin for the email sign-in links');
+		expect(run({ AUTH_URL: 'https://app.example.com' }, ['email'])['trusted-origin']?.message).toBe("email sign-in links are built on AUTH_URL's origin, https://app.example.com.");
+		expect(checks['callback-url:email']).toBeUndefined();
+	});
+
+	it('has no origin checks beyond auth-url without an OAuth or email provider', () => {
 		expect(Object.keys(run({}, ['credentials']))).toEqual(['auth-url']);
 	});
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { freezeDate } from '../../test/clock.js';
 import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
 import { startInbox, type Inbox } from '../../test/smtp.js';
 import { MemoryAdapter } from './adapters/memory.js';
@@ -52,11 +53,7 @@ const signedIn = (jar: Jar) => [...jar.values.keys()].includes('auth.session-tok
 
 describe('email sign-in links', () => {
 	it('sends a link by SMTP, stores only the hash of its token, and the link signs a new user in with emailVerified set', async () => {
-		vi.useFakeTimers({ toFake: ['Date'] });
-		vi.setSystemTime(Date.parse('2026-03-01T10:00:00Z'));
-		onTestFinished(() => {
-			vi.useRealTimers();
-		});
+		freezeDate('2026-03-01T10:00:00Z');
 		const { auth, adapter } = app();
 		const create = vi.spyOn(adapter, 'createVerificationToken');
 		const mail = inbox.next('ada@example.com');
@@ -120,11 +117,7 @@ describe('email sign-in links', () => {
 		});
 
 		it('an expired link (24 hours and a second later), which is gone afterwards', async () => {
-			vi.useFakeTimers({ toFake: ['Date'] });
-			vi.setSystemTime(Date.parse('2026-03-01T10:00:00Z'));
-			onTestFinished(() => {
-				vi.useRealTimers();
-			});
+			freezeDate('2026-03-01T10:00:00Z');
 			const { auth, adapter } = app();
 			const link = await linkFor(auth, 'late@example.com');
 			vi.setSystemTime(Date.parse('2026-03-02T10:00:01Z'));
@@ -218,6 +211,13 @@ describe('email sign-in links', () => {
 		onTestFinished(() => inbox.setRefusing(false));
 		expect(await requestLink(auth, 'refused@example.com')).toEqual({ redirect: '/signin?error=EmailSignInError' });
 		expect(logger.error.mock.calls[0]![0]).toMatchObject({ type: 'EmailSignInError' });
+	});
+
+	it('sends from the default sender when EMAIL_FROM is empty, as .env has it at first', async () => {
+		const auth = SvelteKitAuth({ secret, logger, adapter: MemoryAdapter(), trustHost: true, providers: [Email({ server: inbox.url, from: '' })] });
+		const mail = inbox.next('sender@example.com');
+		await requestLink(auth, 'sender@example.com');
+		expect((await mail).from?.value[0]).toMatchObject({ name: 'Sign-in', address: 'no-reply@localhost' });
 	});
 
 	it('prints the link to the server log when no SMTP server is set (development)', async () => {

@@ -1,4 +1,5 @@
-import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { freezeDate } from '../../test/clock.js';
 import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
 import { MemoryAdapter } from './adapters/memory.js';
 import type { Adapter } from './adapters/types.js';
@@ -74,12 +75,7 @@ describe('the signUp action', () => {
 	});
 
 	it('answers the 3rd sign-up from one client address within the hour with 429 and Retry-After', async () => {
-		// Date frozen (timers stay real: scrypt and the store's cleanup run as usual).
-		vi.useFakeTimers({ toFake: ['Date'] });
-		vi.setSystemTime(Date.parse('2026-01-01T00:00:00Z'));
-		onTestFinished(() => {
-			vi.useRealTimers();
-		});
+		freezeDate('2026-01-01T00:00:00Z');
 		const { auth } = app();
 		await signUp(auth, { ...NEW, email: 'one@example.com' });
 		await signUp(auth, { ...NEW, email: 'two@example.com' });

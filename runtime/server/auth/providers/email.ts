@@ -16,7 +16,7 @@ export interface EmailOptions {
 	 * mail is sent and each link is printed to the server's log instead, for development.
 	 */
 	server?: string | SMTPTransport.Options;
-	/** The sender (`EMAIL_FROM`), e.g. `Example <no-reply@example.com>`. Default `Sign-in <no-reply@localhost>`. */
+	/** The sender (`EMAIL_FROM`), e.g. `Example <no-reply@example.com>`. Unset or empty: `Sign-in <no-reply@localhost>`. */
 	from?: string;
 	/** Seconds a link stays valid. Default 24 hours. */
 	maxAge?: number;
@@ -31,10 +31,12 @@ export interface EmailOptions {
  * @see spec/interface.md "Authentication" rule 8
  */
 export default function Email(options: EmailOptions = {}): EmailConfig {
-	const { server, from = 'Sign-in <no-reply@localhost>', maxAge = 24 * 60 * 60, sendVerificationRequest, ...names } = options;
+	const { server, from, maxAge = 24 * 60 * 60, sendVerificationRequest, ...names } = options;
+	// An empty EMAIL_FROM (as .env has it at first) reads as unset.
+	const sender = from || 'Sign-in <no-reply@localhost>';
 	let transport: Transporter | undefined;
 	const send =
-		sendVerificationRequest ?? (server ? (params: VerificationRequestParams) => sendLink((transport ??= createTransport(server)), from, params) : printLink);
+		sendVerificationRequest ?? (server ? (params: VerificationRequestParams) => sendLink((transport ??= createTransport(server)), sender, params) : printLink);
 	return { id: 'email', name: 'Email', ...names, type: 'email', maxAge, sendVerificationRequest: send };
 }
 
