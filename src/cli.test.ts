@@ -139,34 +139,44 @@ describe('create-auth (the binary)', () => {
 		expect(JSON.parse(files['package.json']!).dependencies.ioredis).toBeDefined();
 	});
 
-	it('--providers email: vendors the email provider with nodemailer, writes its pages and EMAIL_* keys; other apps get neither', async () => {
+	it('--providers email: vendors the email provider with nodemailer, writes its pages and EMAIL_* keys once; an app with neither email nor credentials gets none of it', async () => {
 		const dir = await fixtureCopy();
 		const result = await run(dir, '--yes', '--no-install', '--providers', 'credentials,email');
 		expect(result.code, result.stderr).toBe(0);
 		// The next steps are a wrapped box: compare the words.
-		expect(result.stdout.replace(/[│\s]+/g, ' ')).toContain("Email link: sign-in links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.");
+		const steps = result.stdout.replace(/[│\s]+/g, ' ');
+		expect(steps).toContain("Email link: sign-in links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.");
+		expect(steps).toContain("Email and password: password-reset links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.");
 		const files = await snapshot(dir);
-		expect(files['src/lib/server/auth/providers/email.ts']).toContain("from 'nodemailer'");
+		expect(files['src/lib/server/auth/mail-smtp.ts']).toContain("from 'nodemailer'");
+		expect(files['src/lib/server/auth/providers/email.ts']).toContain("from '../mail-smtp.js'");
+		expect(files['src/auth.ts']).toContain('const mailer = smtpMailer({ server: env.EMAIL_SERVER, from: env.EMAIL_FROM });');
 		expect(files['src/auth.ts']).toContain('const email = Email({ server: env.EMAIL_SERVER, from: env.EMAIL_FROM });');
-		expect(files['src/auth.ts']).toContain('providers: [credentials, email]');
-		expect(files['src/auth.ts']).toContain('export const { handle, signIn, signOut, signUp, emailLink } = SvelteKitAuth(');
-		for (const page of ['signin/email/+page.server.ts', 'signin/email/+page.svelte', 'signin/verify-request/+page.svelte']) {
+		expect(files['src/auth.ts']).toContain('providers: [credentials, email],\n\t\tmailer\n');
+		expect(files['src/auth.ts']).toContain(
+			'export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, emailLink } = SvelteKitAuth('
+		);
+		const pages = ['signin/email/+page.server.ts', 'signin/email/+page.svelte', 'signin/verify-request/+page.svelte'];
+		for (const page of [...pages, 'signin/forgot-password/+page.svelte', 'signin/reset-password/+page.server.ts']) {
 			expect(files[`src/routes/${page}`], page).toBeDefined();
 		}
 		expect(files['src/routes/signin/+page.svelte']).toContain('Sign in with Email');
-		expect(files['.env']).toMatch(/^EMAIL_SERVER=$/m);
-		expect(files['.env']).toMatch(/^EMAIL_FROM=$/m);
+		expect(files['.env']!.match(/^EMAIL_SERVER=$/gm)).toHaveLength(1);
+		expect(files['.env']!.match(/^EMAIL_FROM=$/gm)).toHaveLength(1);
 		const pkg = JSON.parse(files['package.json']!);
 		expect(pkg.dependencies.nodemailer).toBeDefined();
 		expect(pkg.devDependencies['@types/nodemailer']).toBeDefined();
 
-		const plain = await fixtureCopy();
-		expect((await run(plain, '--yes', '--no-install')).code).toBe(0);
-		const plainFiles = await snapshot(plain);
-		expect(plainFiles['src/lib/server/auth/providers/email.ts']).toBeUndefined();
-		expect(plainFiles['src/lib/server/auth/email.ts']).toContain('export function emailLinkAction(');
-		expect(JSON.parse(plainFiles['package.json']!).dependencies.nodemailer).toBeUndefined();
-		expect(plainFiles['src/routes/signin/+page.svelte']).not.toContain('Sign in with Email');
+		const oauthOnly = await fixtureCopy();
+		expect((await run(oauthOnly, '--yes', '--no-install', '--providers', 'github')).code).toBe(0);
+		const oauthFiles = await snapshot(oauthOnly);
+		expect(oauthFiles['src/lib/server/auth/providers/email.ts']).toBeUndefined();
+		expect(oauthFiles['src/lib/server/auth/mail-smtp.ts']).toBeUndefined();
+		expect(oauthFiles['src/lib/server/auth/email.ts']).toContain('export function emailLinkAction(');
+		expect(JSON.parse(oauthFiles['package.json']!).dependencies.nodemailer).toBeUndefined();
+		expect(oauthFiles['.env']).not.toContain('EMAIL_SERVER');
+		expect(oauthFiles['src/routes/signin/+page.svelte']).not.toContain('Sign in with Email');
+		expect(oauthFiles['src/routes/signin/forgot-password/+page.svelte']).toBeUndefined();
 	});
 
 	it('--help documents --rate-limit with both stores and the default', async () => {

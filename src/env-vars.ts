@@ -33,10 +33,10 @@ export function rateLimitEnvVars(answers: Pick<Answers, 'rateLimit'>): AuthEnvVa
 }
 
 /**
- * Every variable the generated `src/auth.ts` reads for these answers, in the order it reads
- * them (the adapter and the providers are declared before the config, the rate-limit store's
- * `REDIS_URL` is read last, in it; a provider's variables are written empty to `.env`, for the
- * user to fill in). One list serves `.env`, `.env.example`, `src/env.ts` (explicit environment
+ * Every variable the generated `src/auth.ts` reads for these answers, once each, in the order
+ * it first reads them (the adapter and the providers are declared before the config, the
+ * rate-limit store's `REDIS_URL` is read last, in it; a provider's variables are written empty
+ * to `.env`, for the user to fill in; credentials and email read the same `EMAIL_*` ones). One list serves `.env`, `.env.example`, `src/env.ts` (explicit environment
  * variables) and the names imported from `$app/env/private`, so they cannot disagree; and
  * `sv migrate sveltekit-3`, which imports the names in the order they are used, rewrites a
  * SvelteKit 2 `src/auth.ts` into exactly the SvelteKit 3 one.
@@ -74,5 +74,5 @@ export function authEnvVars(answers: Answers, authSecret: string, databaseUrl?: 
 			example: ''
 		},
 		...rateLimitEnvVars(answers)
-	];
+	].filter((variable, index, all) => all.findIndex(({ key }) => key === variable.key) === index);
 }

@@ -93,6 +93,7 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 		expect(pkg.dependencies).toEqual({
 			'better-sqlite3': base.tool.devDependencies['better-sqlite3'],
 			jose: base.tool.devDependencies.jose,
+			nodemailer: base.tool.devDependencies.nodemailer,
 			'oauth-1.0a': base.tool.devDependencies['oauth-1.0a'],
 			oauth4webapi: base.tool.devDependencies.oauth4webapi,
 			'p-limit': base.tool.devDependencies['p-limit'],
@@ -116,7 +117,7 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 		const auth = manifest.files['src/auth.ts'];
 		expect(auth).toEqual({ strategy: 'merge', content: plan.operations.find((op) => op.path === 'src/auth.ts')!.content });
 		expect(manifest.files['src/lib/server/auth/kit.ts']?.strategy).toBe('managed');
-		expect(manifest.files['.env']).toEqual({ strategy: 'patch', edits: ['AUTH_SQLITE_FILE', 'AUTH_SECRET'] });
+		expect(manifest.files['.env']).toEqual({ strategy: 'patch', edits: ['AUTH_SQLITE_FILE', 'EMAIL_SERVER', 'EMAIL_FROM', 'AUTH_SECRET'] });
 	});
 });
 
@@ -186,7 +187,9 @@ describe('planInit for each SvelteKit shape', () => {
 	it('writes no $lib, $env or $app/environment anywhere in a SvelteKit 3 app', async () => {
 		const plan = await planInit({ ...base, project: kit3 });
 		for (const op of written(plan)) expect(op.content, op.path).not.toMatch(/\$lib|\$env\/|\$app\/environment/);
-		expect(contentOf(plan, 'src/auth.ts')).toContain("import { AUTH_SQLITE_FILE, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';");
+		expect(contentOf(plan, 'src/auth.ts')).toContain(
+			"import { AUTH_SQLITE_FILE, EMAIL_SERVER, EMAIL_FROM, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';"
+		);
 		expect(contentOf(plan, 'src/auth.ts')).toContain("import { SvelteKitAuth } from '#lib/server/auth/index.js';");
 		expect(contentOf(plan, 'src/authorization.ts')).toContain("import type { Handle } from '@sveltejs/kit/hooks';");
 		expect(contentOf(plan, 'src/app.d.ts')).toContain("import type { Session } from '#lib/auth/index.js';");
@@ -270,7 +273,7 @@ describe('planInit with OAuth providers', () => {
 		expect(auth).toContain("client: { token_endpoint_auth_method: 'client_secret_post' }");
 		expect(auth).toContain("return token.provider === 'idp' ? refreshAccessToken(idp, token) : token;");
 		expect(auth).toContain('delete fields.refresh_token;');
-		expect(auth).toContain('export const { handle, signIn, signOut, signUp, getProviders } = SvelteKitAuth(');
+		expect(auth).toContain('export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, getProviders } = SvelteKitAuth(');
 	});
 
 	it('gives the sign-in page a load with the provider buttons only when a provider needs one', async () => {
@@ -284,7 +287,16 @@ describe('planInit with OAuth providers', () => {
 	it('writes the provider variables empty to .env, after the adapter and before AUTH_SECRET, and documents them', async () => {
 		const plan = await withProviders(fixture, 'credentials', 'idp');
 		const keys = (text: string) => [...text.matchAll(/^([A-Z_]+)=/gm)].map((match) => match[1]);
-		expect(keys(contentOf(plan, '.env'))).toEqual(['AUTH_SQLITE_FILE', 'AUTH_IDP_ISSUER', 'AUTH_IDP_ID', 'AUTH_IDP_SECRET', 'AUTH_IDP_TENANT_ID', 'AUTH_SECRET']);
+		expect(keys(contentOf(plan, '.env'))).toEqual([
+			'AUTH_SQLITE_FILE',
+			'EMAIL_SERVER',
+			'EMAIL_FROM',
+			'AUTH_IDP_ISSUER',
+			'AUTH_IDP_ID',
+			'AUTH_IDP_SECRET',
+			'AUTH_IDP_TENANT_ID',
+			'AUTH_SECRET'
+		]);
 		expect(contentOf(plan, '.env')).toMatch(/^AUTH_IDP_SECRET=$/m);
 		expect(keys(contentOf(plan, '.env.example'))).toEqual(expect.arrayContaining(['AUTH_IDP_ISSUER', 'AUTH_IDP_TENANT_ID']));
 	});
@@ -292,7 +304,7 @@ describe('planInit with OAuth providers', () => {
 	it('SvelteKit 3: imports the provider variables from $app/env/private, declares them in src/env.ts, augments #lib modules', async () => {
 		const plan = await withProviders(kit3, 'credentials', 'idp');
 		expect(contentOf(plan, 'src/auth.ts')).toContain(
-			"import { AUTH_SQLITE_FILE, AUTH_IDP_ISSUER, AUTH_IDP_ID, AUTH_IDP_SECRET, AUTH_IDP_TENANT_ID, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';"
+			"import { AUTH_SQLITE_FILE, EMAIL_SERVER, EMAIL_FROM, AUTH_IDP_ISSUER, AUTH_IDP_ID, AUTH_IDP_SECRET, AUTH_IDP_TENANT_ID, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL } from '$app/env/private';"
 		);
 		expect(contentOf(plan, 'src/env.ts')).toContain('\tAUTH_IDP_TENANT_ID: {\n\t\tpublic: false,');
 		const appTypes = contentOf(plan, 'src/app.d.ts');
@@ -378,6 +390,8 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 					'src/routes/+layout.server.js',
 					'src/routes/account/+page.server.js',
 					'src/routes/signin/+page.server.js',
+					'src/routes/signin/forgot-password/+page.server.js',
+					'src/routes/signin/reset-password/+page.server.js',
 					'src/routes/signout/+page.server.js',
 					'src/routes/signup/+page.server.js'
 				].sort()
@@ -413,7 +427,7 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 			const project = app();
 			const pages = userFiles(await planFor(project)).filter((op) => op.path.endsWith('.svelte'));
 			expect(pages.map((op) => op.path).sort()).toEqual(
-				['account', 'signin', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
+				['account', 'signin', 'signin/forgot-password', 'signin/reset-password', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
 			);
 			for (const op of pages) {
 				const [, attributes, script] = scriptOf(op.content!);
@@ -421,7 +435,7 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 				parseJs(script!, op.path);
 			}
 			const account = pages.find((op) => op.path === 'src/routes/account/+page.svelte')!.content;
-			expect(account).toContain("\t/** @type {import('./$types').PageProps} */\n\tlet { data } = $props();");
+			expect(account).toContain("\t/** @type {import('./$types').PageProps} */\n\tlet { data, form } = $props();");
 			const signin = pages.find((op) => op.path === 'src/routes/signin/+page.svelte')!.content;
 			expect(signin).toContain('\t * @typedef {object} ProviderButton\n');
 		});
@@ -437,7 +451,7 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 		const plan = await planFor(earlier);
 		expect(paths(plan).sort()).toEqual([
 			MANIFEST_PATH,
-			...['account', 'signin', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
+			...['account', 'signin', 'signin/forgot-password', 'signin/reset-password', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
 		]);
 		const manifest = parseManifest(contentOf(plan, MANIFEST_PATH))!;
 		expect(Object.keys(manifest.files).filter((path) => path.endsWith('.js'))).toEqual([]);
@@ -545,7 +559,14 @@ describe('planInit for each adapter and session strategy', () => {
 		expect(auth).toContain("export const adapter = DrizzleAdapter(db, { dialect: 'sqlite' });");
 		// No driver of ours: the app's Drizzle brings its own.
 		const { dependencies } = JSON.parse(contentOf(plan, 'package.json')!);
-		expect(Object.keys(dependencies).filter((name) => !(name in JSON.parse(existing.packageJson).dependencies))).toEqual(['jose', 'oauth-1.0a', 'oauth4webapi', 'p-limit', 'rate-limiter-flexible']);
+		expect(Object.keys(dependencies).filter((name) => !(name in JSON.parse(existing.packageJson).dependencies))).toEqual([
+			'jose',
+			'nodemailer',
+			'oauth-1.0a',
+			'oauth4webapi',
+			'p-limit',
+			'rate-limiter-flexible'
+		]);
 		const again = await planInit({ ...base, answers, project: applied(existing, plan) });
 		expect(again.operations).toEqual([]);
 	});
@@ -604,7 +625,7 @@ describe('planInit for each rate-limit store', () => {
 		const manifest = parseManifest(contentOf(plan, MANIFEST_PATH))!;
 		expect(manifest.answers.rateLimit).toBe('redis');
 		expect(manifest.files[REDIS_FILE]?.strategy).toBe('managed');
-		expect(manifest.files['.env']).toEqual({ strategy: 'patch', edits: ['AUTH_SQLITE_FILE', 'AUTH_SECRET', 'REDIS_URL'] });
+		expect(manifest.files['.env']).toEqual({ strategy: 'patch', edits: ['AUTH_SQLITE_FILE', 'EMAIL_SERVER', 'EMAIL_FROM', 'AUTH_SECRET', 'REDIS_URL'] });
 	});
 
 	it('redis, SvelteKit 2 TypeScript: imports the store through $lib and gives it to the config after the providers, reading env.REDIS_URL', async () => {
@@ -612,6 +633,7 @@ describe('planInit for each rate-limit store', () => {
 		expect(auth).toContain("import { SQLiteAdapter } from '$lib/server/auth/adapters/sqlite';\nimport { redisRateLimitStore } from '$lib/server/auth/rate-limit-redis';\n");
 		expect(auth).toContain(
 			'\t\tproviders: [credentials, idp],\n' +
+				'\t\tmailer,\n' +
 				'\t\t// Sign-in and sign-up rate-limit counters live in Redis at REDIS_URL (a local one when unset), shared by every server.\n' +
 				"\t\trateLimit: { store: redisRateLimitStore({ url: env.REDIS_URL || 'redis://127.0.0.1:6379' }) },\n" +
 				'\t\tcallbacks: {\n'
@@ -622,9 +644,11 @@ describe('planInit for each rate-limit store', () => {
 	it('redis, SvelteKit 3 TypeScript: imports REDIS_URL from $app/env/private last, declares it in src/env.ts, and the store through #lib', async () => {
 		const plan = await planWith(kit3, 'redis');
 		const auth = authOf(plan);
-		expect(auth).toContain("import { AUTH_SQLITE_FILE, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL, REDIS_URL } from '$app/env/private';");
+		expect(auth).toContain(
+			"import { AUTH_SQLITE_FILE, EMAIL_SERVER, EMAIL_FROM, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL, REDIS_URL } from '$app/env/private';"
+		);
 		expect(auth).toContain("import { redisRateLimitStore } from '#lib/server/auth/rate-limit-redis.js';");
-		expect(auth).toContain("\t\tproviders: [credentials],\n\t\t// Sign-in and sign-up rate-limit counters");
+		expect(auth).toContain("\t\tproviders: [credentials],\n\t\tmailer,\n\t\t// Sign-in and sign-up rate-limit counters");
 		expect(auth).toMatch(/\trateLimit: \{ store: redisRateLimitStore\(\{ url: REDIS_URL \|\| 'redis:\/\/127\.0\.0\.1:6379' \}\) \}\n\t\},\n/);
 		expect(auth).not.toContain('env.REDIS_URL');
 		expect(contentOf(plan, 'src/env.ts')).toContain(
@@ -641,7 +665,7 @@ describe('planInit for each rate-limit store', () => {
 		const plan = await planWith(app(), 'redis', ['credentials', 'github']);
 		const auth = contentOf(plan, 'src/auth.js')!;
 		expect(auth).toContain(`import { redisRateLimitStore } from ${specifier};`);
-		expect(auth).toContain(`\t\tproviders: [credentials, github],\n\t\t// Sign-in and sign-up rate-limit counters`);
+		expect(auth).toContain(`\t\tproviders: [credentials, github],\n\t\tmailer,\n\t\t// Sign-in and sign-up rate-limit counters`);
 		expect(auth).toContain(`rateLimit: { store: redisRateLimitStore({ url: ${read} || 'redis://127.0.0.1:6379' }) }\n\t},`);
 		// No TypeScript plugin: any annotation would throw.
 		parse(auth, { sourceType: 'module' });

@@ -122,6 +122,7 @@ export function createRenderer(templates: TextFiles): (name: string, context: Te
 	handlebars.registerHelper('lib', (modulePath: string, options: Handlebars.HelperOptions) =>
 		libSpecifier(modulePath, (options.data.root as TemplateContext).kit.libImports)
 	);
+	handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 	const compiled = new Map<string, HandlebarsTemplateDelegate>();
 	return (name, context) => {
 		let template = compiled.get(name);

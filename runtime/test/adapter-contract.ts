@@ -182,6 +182,19 @@ export function describeAdapterContract(
 			expect(await adapter.updateSession({ sessionToken: 'token-1', expires: extended })).toBeFalsy();
 		});
 
+		it('deletes every session of one user with deleteUserSessions (create-auth’s extension), no one else’s', async (context) => {
+			if (!adapter.deleteUserSessions) context.skip();
+			const [user, other] = [await createUser(), await createUser()];
+			for (const token of ['mine-1', 'mine-2']) await adapter.createSession({ sessionToken: token, userId: user.id, expires: later() });
+			await adapter.createSession({ sessionToken: 'theirs', userId: other.id, expires: later() });
+			await adapter.deleteUserSessions(user.id);
+			expect(await adapter.getSessionAndUser('mine-1')).toBeNull();
+			expect(await adapter.getSessionAndUser('mine-2')).toBeNull();
+			expect(await adapter.getSessionAndUser('theirs')).toMatchObject({ user: { id: other.id } });
+			await expect(adapter.deleteUserSessions(user.id)).resolves.toBeUndefined();
+			expect(await adapter.getUser(user.id)).toMatchObject({ id: user.id });
+		});
+
 		itWith(['deleteUser', 'linkAccount', 'createSession', 'getAccount', 'getSessionAndUser'], 'deletes a user’s accounts, sessions and authenticators with the user', async () => {
 			const [user, other] = [await createUser(), await createUser()];
 			await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: 'gone' });

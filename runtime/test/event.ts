@@ -84,7 +84,10 @@ export async function redirectOf(fn: () => unknown): Promise<{ status: number; l
 	throw new Error('expected a redirect');
 }
 
-/** What a form action ended in: a `redirect`, or an answer of the page itself (`fail()`: `status`, `data`) with the `headers` it set. */
+/**
+ * What a form action ended in: a `redirect`, or an answer of the page itself with the `headers`
+ * it set: `fail()`'s `status` and `data`, or, for a success, status 200 and the returned `data`.
+ */
 export interface ActionOutcome {
 	redirect?: string;
 	status?: number;
@@ -95,12 +98,15 @@ export interface ActionOutcome {
 /**
  * Runs a form action given `event` (made by {@link requestEvent}) and returns its
  * {@link ActionOutcome}.
- * @throws when the action returns something else, or throws anything but a redirect
+ * @throws when the action returns no object, or throws anything but a redirect
  */
 export async function actionOutcome(action: (event: RequestEvent) => unknown, event: RequestEvent): Promise<ActionOutcome> {
 	try {
 		const result = await action(event);
-		if (!isActionFailure(result)) throw new Error('expected a failure or a redirect');
+		if (!isActionFailure(result)) {
+			if (typeof result !== 'object' || result === null) throw new Error('expected a failure, data or a redirect');
+			return { status: 200, data: result as Record<string, unknown>, headers: responseHeaders.get(event)! };
+		}
 		const failure = result as unknown as ActionFailure<Record<string, unknown>>;
 		return { status: failure.status, data: failure.data, headers: responseHeaders.get(event)! };
 	} catch (err) {

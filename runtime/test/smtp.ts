@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -75,5 +76,18 @@ export async function startInbox(): Promise<Inbox> {
 			refusing = next;
 		},
 		close: () => new Promise((resolve) => server.close(() => resolve()))
+	};
+}
+
+/** An {@link Inbox} for a test file: started before its tests, closed after them. Call the getter inside tests. */
+export function inboxForTests(): () => Inbox {
+	let inbox: Inbox | undefined;
+	beforeAll(async () => {
+		inbox = await startInbox();
+	});
+	afterAll(() => inbox?.close());
+	return () => {
+		if (!inbox) throw new Error('The inbox starts before the tests: call the getter inside one.');
+		return inbox;
 	};
 }

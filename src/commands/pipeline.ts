@@ -157,14 +157,17 @@ export async function writeApp(
 
 /**
  * For each OAuth provider: the callback URL to register (on the dev server's origin) and the
- * `.env` keys to fill in, which create-auth left empty. For the email provider: where its links
- * go until an SMTP server is set.
+ * `.env` keys to fill in, which create-auth left empty. For the email and credentials providers:
+ * where their links (sign-in, password reset) go until an SMTP server is set.
  */
 export function providerSteps(ids: readonly string[]): string[] {
 	return ids.flatMap((id) => {
 		const scaffold = findProvider(id);
 		if (scaffold?.type === 'email') {
 			return [`${scaffold.label}: sign-in links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.`];
+		}
+		if (scaffold?.type === 'credentials') {
+			return [`${scaffold.label}: password-reset links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.`];
 		}
 		if (scaffold?.type !== 'oauth') return [];
 		const keys = scaffold.env.map((variable) => variable.key).join(', ');

@@ -9,6 +9,8 @@ import { declaredEnvChecks, missingEnvChecks, readEnvKeys } from './env.js';
 
 const answers = (providers: string[]): Answers => ({ providers, strategy: 'jwt', adapter: 'sqlite', protect: ['/account'], rateLimit: 'memory' });
 const github = answers(['credentials', 'github']);
+/** The `email-server` check of an app whose credentials email password-reset links, EMAIL_SERVER empty. */
+const linksLogged = { id: 'email-server', status: 'ok', message: expect.stringMatching(/^EMAIL_SERVER is empty: emailed links/), hint: expect.any(String) };
 
 describe('missingEnvChecks', () => {
 	it("warns for each provider variable that is empty or missing, with the variable's description", () => {
@@ -20,13 +22,14 @@ describe('missingEnvChecks', () => {
 				message: 'AUTH_GITHUB_ID is empty or missing in .env: The client id of your GitHub OAuth app.',
 				hint: 'Fill it in .env; sign-in with GitHub fails until it is set.'
 			},
-			expect.objectContaining({ id: 'env-missing:AUTH_GITHUB_SECRET', status: 'warn' })
+			expect.objectContaining({ id: 'env-missing:AUTH_GITHUB_SECRET', status: 'warn' }),
+			linksLogged
 		]);
 	});
 
 	it('is ok when each is set in .env or in the environment', () => {
 		const env = envSources({ env: { AUTH_GITHUB_ID: 'id' }, process: { AUTH_GITHUB_SECRET: 'secret' } });
-		expect(missingEnvChecks({ answers: github, env })).toEqual([{ id: 'env-missing', status: 'ok', message: expect.any(String) }]);
+		expect(missingEnvChecks({ answers: github, env })).toEqual([{ id: 'env-missing', status: 'ok', message: expect.any(String) }, linksLogged]);
 	});
 
 	it('is ok for providers that read no variables', () => {
@@ -41,18 +44,40 @@ describe('missingEnvChecks', () => {
 				status: 'warn',
 				message: expect.stringMatching(/^REDIS_URL is empty or missing in \.env: Redis holding the sign-in and sign-up rate-limit counters/),
 				hint: expect.stringContaining('sign-ins and sign-ups are refused')
-			}
+			},
+			linksLogged
 		]);
 		expect(missingEnvChecks({ answers: { ...github, rateLimit: 'redis' }, env: envSources() }).map((check) => check.id)).toEqual([
 			'env-missing:AUTH_GITHUB_ID',
 			'env-missing:AUTH_GITHUB_SECRET',
-			'env-missing:REDIS_URL'
+			'env-missing:REDIS_URL',
+			'email-server'
 		]);
 		expect(missingEnvChecks({ answers: redis, env: envSources({ envLocal: { REDIS_URL: 'redis://cache.internal:6379' } }) })).toEqual([
-			{ id: 'env-missing', status: 'ok', message: 'Every variable the providers and the rate-limit store read is set.' }
+			{ id: 'env-missing', status: 'ok', message: 'Every variable the providers and the rate-limit store read is set.' },
+			linksLogged
 		]);
 		expect(missingEnvChecks({ answers: answers(['credentials']), env: envSources() })).toEqual([
-			{ id: 'env-missing', status: 'ok', message: 'Every variable the providers read is set.' }
+			{ id: 'env-missing', status: 'ok', message: 'Every variable the providers read is set.' },
+			linksLogged
+		]);
+	});
+
+	it('says where emailed links go (email-server): to the server log while EMAIL_SERVER is empty, by SMTP once set; nothing for apps that email none', () => {
+		for (const providers of [['credentials'], ['email'], ['github', 'email']]) {
+			expect(missingEnvChecks({ answers: answers(providers), env: envSources({ env: { EMAIL_SERVER: '', AUTH_GITHUB_ID: 'x', AUTH_GITHUB_SECRET: 'y' } }) })).toEqual([
+				expect.objectContaining({ id: 'env-missing', status: 'ok' }),
+				linksLogged
+			]);
+		}
+		const set = envSources({ env: { EMAIL_SERVER: 'smtp://mail.internal:587' } });
+		expect(missingEnvChecks({ answers: answers(['email', 'credentials']), env: set })).toEqual([
+			expect.objectContaining({ id: 'env-missing', status: 'ok' }),
+			{ id: 'email-server', status: 'ok', message: 'EMAIL_SERVER is set: emailed links (sign-in, password reset) are sent by SMTP.' }
+		]);
+		expect(missingEnvChecks({ answers: answers(['github']), env: envSources() }).map((check) => check.id)).toEqual([
+			'env-missing:AUTH_GITHUB_ID',
+			'env-missing:AUTH_GITHUB_SECRET'
 		]);
 	});
 });

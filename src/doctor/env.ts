@@ -2,6 +2,7 @@ import type { Answers } from '../answers.js';
 import { parseModule, walk } from '../edits/ast.js';
 import { declaredVariables } from '../edits/env-module.js';
 import { authEnvVars, rateLimitEnvVars } from '../env-vars.js';
+import { MAIL_ENV } from '../providers/email.js';
 import { findProvider } from '../providers/index.js';
 import { lookupEnv, type Check, type EnvSources } from './check.js';
 
@@ -13,12 +14,15 @@ const OBJECT_ENV_MODULES = ['$env/dynamic/private', '$app/env/private', '$env/st
  * `env-missing:<KEY>` (warn) for each variable of the answers' providers (create-auth writes
  * them empty, for the user to fill in) and of their rate-limit store (`REDIS_URL`) that is unset
  * or empty in `.env`, `.env.local` and the environment; the bare `env-missing` (ok) when none is.
+ * The mail settings are not among them (an empty `EMAIL_FROM` has a default): the
+ * `email-server` check follows, when the providers email links.
  */
 export function missingEnvChecks(input: { answers: Answers; env: EnvSources }): Check[] {
+	const mailKeys = new Set(MAIL_ENV.map(({ key }) => key));
 	const providers: Check[] = input.answers.providers.flatMap((id) => {
 		const scaffold = findProvider(id);
 		return (scaffold?.env ?? [])
-			.filter(({ key }) => !lookupEnv(input.env, key))
+			.filter(({ key }) => !mailKeys.has(key) && !lookupEnv(input.env, key))
 			.map(({ key, description }): Check => ({
 				id: `env-missing:${key}`,
 				status: 'warn',
@@ -36,9 +40,29 @@ export function missingEnvChecks(input: { answers: Answers; env: EnvSources }): 
 			hint: 'Set it in .env and in the production environment. Unset, src/auth uses a Redis on 127.0.0.1, and sign-ins and sign-ups are refused while none answers.'
 		}));
 	const checks = [...providers, ...rateLimit];
-	if (checks.length > 0) return checks;
+	const mail = mailCheck(input);
+	if (checks.length > 0) return [...checks, ...mail];
 	const readers = store.length > 0 ? 'the providers and the rate-limit store' : 'the providers';
-	return [{ id: 'env-missing', status: 'ok', message: `Every variable ${readers} read is set.` }];
+	return [{ id: 'env-missing', status: 'ok', message: `Every variable ${readers} read is set.` }, ...mail];
+}
+
+/**
+ * `email-server`, for apps that email links (the email provider's sign-in links, credentials'
+ * password-reset links): always ok, since an empty `EMAIL_SERVER` is right while developing
+ * (links go to the server log), but it says so, with the reminder for production.
+ */
+function mailCheck(input: { answers: Answers; env: EnvSources }): Check[] {
+	const mails = input.answers.providers.some((id) => findProvider(id)?.env.some(({ key }) => key === 'EMAIL_SERVER'));
+	if (!mails) return [];
+	if (lookupEnv(input.env, 'EMAIL_SERVER')) return [{ id: 'email-server', status: 'ok', message: 'EMAIL_SERVER is set: emailed links (sign-in, password reset) are sent by SMTP.' }];
+	return [
+		{
+			id: 'email-server',
+			status: 'ok',
+			message: 'EMAIL_SERVER is empty: emailed links (sign-in, password reset) are printed to the server log, not sent.',
+			hint: 'Fine while developing. Set EMAIL_SERVER and EMAIL_FROM in the production environment before anyone needs such a link.'
+		}
+	];
 }
 
 /**

@@ -42,6 +42,7 @@ describe('runChecks', () => {
 			'callback-url:github',
 			'env-missing:AUTH_GITHUB_ID',
 			'env-missing:AUTH_GITHUB_SECRET',
+			'email-server',
 			'adapter-driver'
 		]);
 		expect(new Set(ids).size).toBe(ids.length);

@@ -1,6 +1,11 @@
+import { MAIL_ENV } from './email.js';
 import type { ProviderScaffold } from './types.js';
 
-/** Email + password, stored through the adapter with a scrypt hash; adds the `/signup` page. */
+/**
+ * Email + password, stored through the adapter with a scrypt hash; adds the `/signup` page and
+ * password reset (`/signin/forgot-password`, `/signin/reset-password`, whose links `src/auth.ts`
+ * mails with `smtpMailer`: the {@link MAIL_ENV} settings).
+ */
 export const credentials: ProviderScaffold = {
 	id: 'credentials',
 	label: 'Email and password',
@@ -8,8 +13,19 @@ export const credentials: ProviderScaffold = {
 	type: 'credentials',
 	imports: [
 		{ names: '{ authorizeWithPassword }', module: 'server/auth/passwords' },
-		{ names: 'Credentials', module: 'server/auth/providers/credentials' }
+		{ names: 'Credentials', module: 'server/auth/providers/credentials' },
+		{ names: '{ smtpMailer }', module: 'server/auth/mail-smtp' }
 	],
-	env: [],
-	routes: ['signup/+page.server.ts', 'signup/+page.svelte']
+	env: MAIL_ENV,
+	routes: [
+		'signup/+page.server.ts',
+		'signup/+page.svelte',
+		'signin/forgot-password/+page.server.ts',
+		'signin/forgot-password/+page.svelte',
+		'signin/reset-password/+page.server.ts',
+		'signin/reset-password/+page.svelte'
+	],
+	modules: ['server/auth/mail-smtp.ts'],
+	dependencies: ['nodemailer'],
+	devDependencies: ['@types/nodemailer']
 };

@@ -1,4 +1,13 @@
-import type { ProviderScaffold } from './types.js';
+import type { ProviderEnvVar, ProviderScaffold } from './types.js';
+
+/**
+ * The SMTP settings every emailed link goes out with: the email provider's sign-in links, and
+ * the password-reset links of the mailer `src/auth.ts` gives the config with credentials.
+ */
+export const MAIL_ENV: ProviderEnvVar[] = [
+	{ key: 'EMAIL_SERVER', description: 'SMTP server for emailed links (sign-in, password reset), e.g. smtp://user:password@smtp.example.com:587. Empty: links are printed to the server log.' },
+	{ key: 'EMAIL_FROM', description: 'Sender of emailed links, e.g. Example <no-reply@example.com>.' }
+];
 
 /** Sign-in with a one-time link sent by email (nodemailer over SMTP); adds the link's page and the "check your email" page. */
 export const email: ProviderScaffold = {
@@ -7,12 +16,9 @@ export const email: ProviderScaffold = {
 	hint: 'a one-time sign-in link by email; printed to the server log until EMAIL_SERVER is set',
 	type: 'email',
 	imports: [{ names: 'Email', module: 'server/auth/providers/email' }],
-	env: [
-		{ key: 'EMAIL_SERVER', description: 'SMTP server for sign-in links, e.g. smtp://user:password@smtp.example.com:587. Empty: links are printed to the server log.' },
-		{ key: 'EMAIL_FROM', description: 'Sender of sign-in links, e.g. Example <no-reply@example.com>.' }
-	],
+	env: MAIL_ENV,
 	routes: ['signin/email/+page.server.ts', 'signin/email/+page.svelte', 'signin/verify-request/+page.svelte'],
-	modules: ['server/auth/providers/email.ts'],
+	modules: ['server/auth/providers/email.ts', 'server/auth/mail-smtp.ts'],
 	dependencies: ['nodemailer'],
 	devDependencies: ['@types/nodemailer']
 };

@@ -4,6 +4,7 @@ import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
 import { endpointUrl } from './oauth/client.js';
 import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
+import { logMailer, type Mailer } from './mail.js';
 import { createRateLimits, type RateLimitConfig, type RateLimits } from './rate-limit.js';
 import { isEmailProvider, isOAuthProvider, type AccountTokens, type OAuthConfig, type Profile, type Provider, type ProviderConfig, type ProviderType } from './providers/types.js';
 
@@ -93,9 +94,10 @@ export interface SvelteKitAuthConfig {
 	/**
 	 * The app's auth pages. `verifyRequest`: "check your email", shown once a sign-in link is
 	 * sent (default `/signin/verify-request`); `emailLink`: the page an emailed link opens, with a
-	 * one-click "Continue signing in" form (default `/signin/email`).
+	 * one-click "Continue signing in" form (default `/signin/email`); `resetPassword`: the page a
+	 * password-reset link opens, with the new password's form (default `/signin/reset-password`).
 	 */
-	pages?: { signIn?: string; signOut?: string; verifyRequest?: string; emailLink?: string };
+	pages?: { signIn?: string; signOut?: string; verifyRequest?: string; emailLink?: string; resetPassword?: string };
 	/**
 	 * Where the runtime answers its own routes (OAuth callbacks: `<basePath>/callback/<id>`).
 	 * Default `/auth`.
@@ -124,6 +126,14 @@ export interface SvelteKitAuthConfig {
 	 * `store` is given (`redisRateLimitStore` for several servers). `false` turns them off.
 	 */
 	rateLimit?: RateLimitConfig | false;
+	/**
+	 * Sends the runtime's own mails (password-reset links). Default: `logMailer`, which prints
+	 * them to the server's log. The generated `src/auth.ts` passes `smtpMailer()` (`mail-smtp.ts`)
+	 * with `EMAIL_SERVER` and `EMAIL_FROM`.
+	 */
+	mailer?: Mailer;
+	/** Password accounts (`passwords.ts`). `resetMaxAge`: seconds a password-reset link works, default 1 hour. */
+	passwords?: { resetMaxAge?: number };
 }
 
 /** Resolves the config for a request (object form: once; function form: per request). */
@@ -140,7 +150,7 @@ export interface ResolvedConfig {
 	strategy: 'jwt' | 'database';
 	maxAge: number;
 	updateAge: number;
-	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string };
+	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string; resetPassword: string };
 	/** Without a trailing slash. */
 	basePath: string;
 	callbacks: Callbacks;
@@ -150,6 +160,9 @@ export interface ResolvedConfig {
 	redirectProxyUrl?: string;
 	/** Undefined when `rateLimit` is false. */
 	rateLimits?: RateLimits;
+	mailer: Mailer;
+	/** Seconds. */
+	passwordResetMaxAge: number;
 }
 
 const DAY = 24 * 60 * 60;
@@ -219,14 +232,17 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 			signIn: config.pages?.signIn ?? '/signin',
 			signOut: config.pages?.signOut ?? '/signout',
 			verifyRequest: config.pages?.verifyRequest ?? '/signin/verify-request',
-			emailLink: config.pages?.emailLink ?? '/signin/email'
+			emailLink: config.pages?.emailLink ?? '/signin/email',
+			resetPassword: config.pages?.resetPassword ?? '/signin/reset-password'
 		},
 		basePath: (config.basePath ?? '/auth').replace(/\/+$/, ''),
 		callbacks: config.callbacks ?? {},
 		logger,
 		useSecureCookies: config.useSecureCookies,
 		redirectProxyUrl: config.redirectProxyUrl,
-		rateLimits: createRateLimits(config.rateLimit)
+		rateLimits: createRateLimits(config.rateLimit),
+		mailer: config.mailer ?? logMailer,
+		passwordResetMaxAge: config.passwords?.resetMaxAge ?? 60 * 60
 	};
 }
 

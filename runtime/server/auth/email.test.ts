@@ -1,28 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { freezeDate } from '../../test/clock.js';
 import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
-import { startInbox, type Inbox } from '../../test/smtp.js';
+import { inboxForTests } from '../../test/smtp.js';
 import { MemoryAdapter } from './adapters/memory.js';
 import type { Adapter } from './adapters/types.js';
 import type { SvelteKitAuthConfig } from './config.js';
-import { hashToken } from './email.js';
 import { MissingAdapter } from './errors.js';
 import { SvelteKitAuth } from './kit.js';
 import Email from './providers/email.js';
 import { memoryRateLimitStore } from './rate-limit.js';
+import { hashToken } from './verification-tokens.js';
 
 vi.setConfig({ testTimeout: 20_000 });
 const secret = 's'.repeat(32);
 const logger = { error: vi.fn() };
-let inbox: Inbox;
-beforeAll(async () => {
-	inbox = await startInbox();
-});
-afterAll(() => inbox.close());
+const inbox = inboxForTests();
 beforeEach(() => logger.error.mockClear());
 
 function app(extra: Partial<SvelteKitAuthConfig> = {}, adapter: Adapter = MemoryAdapter()) {
-	const email = Email({ server: inbox.url, from: 'Example <no-reply@example.com>' });
+	const email = Email({ server: inbox().url, from: 'Example <no-reply@example.com>' });
 	const config = { secret, logger, adapter, trustHost: true, providers: [email], rateLimit: { store: memoryRateLimitStore() }, ...extra };
 	return { adapter, auth: SvelteKitAuth(config) };
 }
@@ -44,9 +40,9 @@ async function followLink(auth: Auth, link: string, override: Record<string, str
 
 /** Requests a link for `email` and returns it, from the mail the SMTP server received. */
 async function linkFor(auth: Auth, email: string, options: { callbackUrl?: string } = {}) {
-	const mail = inbox.next(email);
+	const mail = inbox().next(email);
 	expect(await requestLink(auth, email, options)).toEqual({ redirect: '/signin/verify-request?provider=email&type=email' });
-	return inbox.linkIn(await mail);
+	return inbox().linkIn(await mail);
 }
 
 const signedIn = (jar: Jar) => [...jar.values.keys()].includes('auth.session-token');
@@ -56,14 +52,14 @@ describe('email sign-in links', () => {
 		freezeDate('2026-03-01T10:00:00Z');
 		const { auth, adapter } = app();
 		const create = vi.spyOn(adapter, 'createVerificationToken');
-		const mail = inbox.next('ada@example.com');
+		const mail = inbox().next('ada@example.com');
 		expect(await requestLink(auth, '  Ada@Example.com ', { callbackUrl: '/account' })).toEqual({
 			redirect: '/signin/verify-request?provider=email&type=email'
 		});
 		const message = await mail;
 		expect(message.subject).toBe('Sign in to localhost');
 		expect(message.from?.value[0]).toMatchObject({ name: 'Example', address: 'no-reply@example.com' });
-		const link = new URL(inbox.linkIn(message));
+		const link = new URL(inbox().linkIn(message));
 		expect(link.origin + link.pathname).toBe('http://localhost/signin/email');
 		expect(link.searchParams.get('email')).toBe('ada@example.com');
 		expect(link.searchParams.get('callbackUrl')).toBe('/account');
@@ -170,23 +166,23 @@ describe('email sign-in links', () => {
 	it('refuses a malformed address with 400 and its message, sending nothing and storing nothing', async () => {
 		const { auth, adapter } = app();
 		const create = vi.spyOn(adapter, 'createVerificationToken');
-		const sent = inbox.messages.length;
+		const sent = inbox().messages.length;
 		expect(await requestLink(auth, 'not-an-address')).toMatchObject({
 			status: 400,
 			data: { error: 'InvalidEmail', message: 'Enter a valid email address.', email: 'not-an-address' }
 		});
 		expect(create).not.toHaveBeenCalled();
-		expect(inbox.messages.length).toBe(sent);
+		expect(inbox().messages.length).toBe(sent);
 	});
 
 	it('refuses the 6th link for one address within the hour with 429, Retry-After and the message, sending nothing more', async () => {
 		const { auth } = app();
 		for (let i = 0; i < 5; i++) await linkFor(auth, 'often@example.com');
-		const sent = inbox.messages.length;
+		const sent = inbox().messages.length;
 		const sixth = await requestLink(auth, 'often@example.com');
 		expect(sixth).toMatchObject({ status: 429, data: { error: 'RateLimited', message: 'Too many attempts. Try again in 60 minutes.' } });
 		expect(Number(sixth.headers!['retry-after'])).toBeGreaterThan(3500);
-		expect(inbox.messages.length).toBe(sent);
+		expect(inbox().messages.length).toBe(sent);
 		// Another address from another client is not held.
 		expect(await requestLink(auth, 'other@example.com', { clientAddress: '198.51.100.9' })).toMatchObject({ redirect: expect.any(String) });
 	});
@@ -194,28 +190,28 @@ describe('email sign-in links', () => {
 	it('never builds a link on a host nobody vouched for: without AUTH_URL or trustHost, no link is sent (UntrustedHost)', async () => {
 		const { auth, adapter } = app({ trustHost: false });
 		const create = vi.spyOn(adapter, 'createVerificationToken');
-		const sent = inbox.messages.length;
+		const sent = inbox().messages.length;
 		expect(await requestLink(auth, 'victim@example.com', { page: 'http://attacker.example/signin' })).toEqual({ redirect: '/signin?error=UntrustedHost' });
 		expect(create).not.toHaveBeenCalled();
-		expect(inbox.messages.length).toBe(sent);
+		expect(inbox().messages.length).toBe(sent);
 		// With AUTH_URL, the link is on it whatever the request's host.
 		const configured = app({ trustHost: false, url: 'https://app.example.com' }).auth;
-		const mail = inbox.next('victim@example.com');
+		const mail = inbox().next('victim@example.com');
 		await requestLink(configured, 'victim@example.com', { page: 'http://attacker.example/signin' });
-		expect(new URL(inbox.linkIn(await mail)).origin).toBe('https://app.example.com');
+		expect(new URL(inbox().linkIn(await mail)).origin).toBe('https://app.example.com');
 	});
 
 	it('ends on the sign-in page with EmailSignInError when the SMTP server refuses the mail, and logs why', async () => {
 		const { auth } = app();
-		inbox.setRefusing(true);
-		onTestFinished(() => inbox.setRefusing(false));
+		inbox().setRefusing(true);
+		onTestFinished(() => inbox().setRefusing(false));
 		expect(await requestLink(auth, 'refused@example.com')).toEqual({ redirect: '/signin?error=EmailSignInError' });
 		expect(logger.error.mock.calls[0]![0]).toMatchObject({ type: 'EmailSignInError' });
 	});
 
 	it('sends from the default sender when EMAIL_FROM is empty, as .env has it at first', async () => {
-		const auth = SvelteKitAuth({ secret, logger, adapter: MemoryAdapter(), trustHost: true, providers: [Email({ server: inbox.url, from: '' })] });
-		const mail = inbox.next('sender@example.com');
+		const auth = SvelteKitAuth({ secret, logger, adapter: MemoryAdapter(), trustHost: true, providers: [Email({ server: inbox().url, from: '' })] });
+		const mail = inbox().next('sender@example.com');
 		await requestLink(auth, 'sender@example.com');
 		expect((await mail).from?.value[0]).toMatchObject({ name: 'Sign-in', address: 'no-reply@localhost' });
 	});

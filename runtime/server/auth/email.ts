@@ -1,5 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { fail, redirect, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { User } from '../../auth/types.js';
 import type { AdapterUser } from './adapters/types.js';
@@ -13,15 +13,7 @@ import { appOriginOf, safeRedirectTarget } from './redirects.js';
 import { seeOther } from './see-other.js';
 import { need } from './session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
-
-/**
- * What the adapter stores of a link's token: SHA-256 (hex) of the token followed by the secret,
- * so a leaked verification-token table opens no link.
- * @see spec/interface.md "Authentication" rule 8
- */
-export function hashToken(token: string, secret: string): string {
-	return createHash('sha256').update(`${token}${secret}`).digest('hex');
-}
+import { issueVerificationToken, useVerificationToken } from './verification-tokens.js';
 
 /** The refusal of an address that is not one (400); `email` refills the form. */
 export type InvalidEmailFailure = ActionFailure<{ error: 'InvalidEmail'; message: string; email: string }>;
@@ -32,11 +24,11 @@ export type InvalidEmailFailure = ActionFailure<{ error: 'InvalidEmail'; message
  * is the same whether or not the address has an account.
  *
  * Steps: the address is normalized (trimmed, lowercased) and checked; the attempt is counted
- * against the `emailLink` rate limits (per client address, then per address); a token of 32
- * CSPRNG bytes is made, its {@link hashToken} stored through `createVerificationToken` with the
- * address as `identifier` and `expires` = now + the provider's `maxAge`; the link, on the
- * trusted origin ({@link appOriginOf}), is the `emailLink` page with `token`, `email` and the
- * validated `callbackUrl`; the provider's `sendVerificationRequest` sends it.
+ * against the `emailLink` rate limits (per client address, then per address); a one-time token
+ * is issued ({@link issueVerificationToken}) with the address as `identifier`, for the
+ * provider's `maxAge`; the link, on the trusted origin ({@link appOriginOf}), is the
+ * `emailLink` page with `token`, `email` and the validated `callbackUrl`; the provider's
+ * `sendVerificationRequest` sends it.
  * @returns the 400 answer for a malformed address, else the verify-request page's path
  * @throws {RateLimited} over an `emailLink` limit; {@link RateLimitStoreError} the store is down.
  * @throws {UntrustedHost} neither `AUTH_URL` nor a trusted host: a link must never name a
@@ -57,9 +49,7 @@ export async function sendSignInLink(
 	if (limits) await countAttempt(limits, [[limits.emailLinkPerClient, clientAddress(event)], [limits.emailLinkPerEmail, email]]);
 
 	const origin = appOriginOf(event.url, config);
-	const token = randomBytes(32).toString('base64url');
-	const expires = new Date(Date.now() + provider.maxAge * 1000);
-	await need(config, 'createVerificationToken')({ identifier: email, token: hashToken(token, config.secrets[0]!), expires });
+	const { token, expires } = await issueVerificationToken(config, email, provider.maxAge);
 	const query = new URLSearchParams({ token, email });
 	const callbackUrl = callbackUrlOf(event, form);
 	const target = callbackUrl && safeRedirectTarget(callbackUrl, origin, true);
@@ -79,10 +69,9 @@ export async function sendSignInLink(
  * nothing; the page's "Continue signing in" form posts `token`, `email` (and `callbackUrl`)
  * here, and only this POST uses the token.
  *
- * The token is looked up by its {@link hashToken} under each secret (current first, so links
- * sent before a rotation still work) with `useVerificationToken`, which returns it and deletes
- * it: a link works once. An unknown, used, expired or other address's token ends on the sign-in
- * page with `?error=Verification`. Then the user with that address signs in, made on the first
+ * The token is used ({@link useVerificationToken}: once, under any current secret). An
+ * unknown, used, expired or other address's token ends on the sign-in page with
+ * `?error=Verification`. Then the user with that address signs in, made on the first
  * sign-in, with `emailVerified` set to the date of the first email sign-in; the `email` account
  * (`providerAccountId`: the address) is linked once. Ends with a 303 to the validated
  * `callbackUrl`, or `/`.
@@ -119,15 +108,8 @@ export function emailLinkAction(getConfig: GetConfig): Action {
 async function verifiedUser(config: ResolvedConfig, provider: EmailConfig, typed: string | undefined, token: string | undefined): Promise<User> {
 	const email = normalizeEmail(typed ?? '');
 	if (!token || !isEmail(email)) throw new Verification('The email link has no token or no valid address.');
-	const use = need(config, 'useVerificationToken');
-	let found = null;
-	for (const secret of config.secrets) {
-		found = await use({ identifier: email, token: hashToken(token, secret) });
-		if (found) break;
-	}
-	if (!found) throw new Verification(`No unused sign-in link matches this token for ${email}.`);
+	await useVerificationToken(config, email, token);
 	const now = new Date();
-	if (found.expires.getTime() <= now.getTime()) throw new Verification(`The sign-in link for ${email} expired at ${found.expires.toISOString()}.`);
 
 	let user = await need(config, 'getUserByEmail')(email);
 	if (!user) user = await createEmailUser(config, email, now);

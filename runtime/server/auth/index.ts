@@ -60,3 +60,4 @@ export { isNavigation, requireSession, requireUser, type SignedInSession } from 
 export { DEFAULT_RATE_LIMITS, memoryRateLimitStore } from './rate-limit.js';
 export type { Limiter, RateLimitConfig, RateLimitRule, RateLimitStore } from './rate-limit.js';
 export { configurePasswordHashing, type PasswordHashingLimits } from './passwords.js';
+export { logMailer, type Mailer, type MailMessage } from './mail.js';

@@ -7,6 +7,7 @@ import type { Awaitable } from './adapters/types.js';
 import { resolveConfig, type GetConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
 import { emailLinkAction } from './email.js';
 import { proxyUrlOf } from './oauth/proxy.js';
+import { changePasswordAction, requestPasswordResetAction, resetPasswordAction } from './password-account.js';
 import { isOAuthProvider, type OAuthConfig, type OAuthProviderButtonStyles, type ProviderConfig, type ProviderType } from './providers/types.js';
 import { registerRequest, useRequestEvent } from './guards.js';
 import { callbackProvider, oauthCallback } from './routes.js';
@@ -61,6 +62,12 @@ export interface SvelteKitAuthResult {
 	signUp: Action;
 	/** The action of the page an emailed sign-in link opens: uses the link and signs in (see {@link emailLinkAction}). */
 	emailLink: Action;
+	/** The forgot-password page's action: emails a password-reset link (see {@link requestPasswordResetAction}). */
+	requestPasswordReset: Action;
+	/** The action of the page a password-reset link opens: sets the new password and signs in (see {@link resetPasswordAction}). */
+	resetPassword: Action;
+	/** The account page's action: the signed-in user changes their password (see {@link changePasswordAction}). */
+	changePassword: Action;
 	/** The providers, for a sign-in page's `load` to draw one button each. */
 	getProviders(event: RequestEvent): Promise<AppProvider[]>;
 }
@@ -71,8 +78,9 @@ export interface SvelteKitAuthResult {
  * - `handle` gives every request `event.locals.auth()`: the session or null, decoded straight
  *   from the cookie on the first call and memoized for the request (requests that never call
  *   it pay nothing). It also answers OAuth callbacks, `<basePath>/callback/<provider id>`.
- * - `signIn` / `signOut` / `signUp` / `emailLink` are form actions for the `/signin`,
- *   `/signout`, `/signup` and `/signin/email` pages.
+ * - `signIn` / `signOut` / `signUp` / `emailLink` / `requestPasswordReset` / `resetPassword` /
+ *   `changePassword` are form actions for the `/signin`, `/signout`, `/signup`,
+ *   `/signin/email`, `/signin/forgot-password`, `/signin/reset-password` and `/account` pages.
  * - The guards `requireSession()` / `requireUser()` (guards.ts) find this config through the
  *   request, and the current request through `app.getRequestEvent`.
  *
@@ -135,6 +143,9 @@ export function SvelteKitAuth(
 		signOut: signOutAction(getConfig),
 		signUp: signUpAction(getConfig),
 		emailLink: emailLinkAction(getConfig),
+		requestPasswordReset: requestPasswordResetAction(getConfig),
+		resetPassword: resetPasswordAction(getConfig),
+		changePassword: changePasswordAction(getConfig),
 		getProviders
 	};
 }

@@ -119,6 +119,20 @@ export type AuthorizeAdapter = Required<Pick<Adapter, 'getAccount' | 'getUser'>>
 const refuse = (code: RegisterErrorCode, message: string): RegisterResult => ({ ok: false, code, message });
 
 /**
+ * Checks a new password (sign-up, reset, change), a raw form value: 8 to 1024 characters
+ * (code points, so an emoji counts once). `message` is safe to show.
+ */
+export function checkNewPassword(
+	value: unknown
+): { ok: true; password: string } | { ok: false; code: 'PasswordTooShort' | 'PasswordTooLong'; message: string } {
+	const password = typeof value === 'string' ? value : '';
+	const length = [...password].length;
+	if (length < PASSWORD_LENGTH.min) return { ok: false, code: 'PasswordTooShort', message: `Use at least ${PASSWORD_LENGTH.min} characters.` };
+	if (length > PASSWORD_LENGTH.max) return { ok: false, code: 'PasswordTooLong', message: `Use at most ${PASSWORD_LENGTH.max} characters.` };
+	return { ok: true, password };
+}
+
+/**
  * Creates a user and a `credentials` account holding the password hash. Inputs are raw form
  * values (`FormDataEntryValue | null`). Email is trimmed and lowercased; password is 8..1024
  * characters. If linking the account fails, the new user is deleted again when the adapter can.
@@ -148,10 +162,9 @@ async function register(store: RegisterAdapter, input: { email: unknown; passwor
 	};
 	const email = typeof input.email === 'string' ? normalizeEmail(input.email) : '';
 	if (!isEmail(email)) return refuse('InvalidEmail', 'Enter a valid email address.');
-	const password = typeof input.password === 'string' ? input.password : '';
-	const length = [...password].length;
-	if (length < PASSWORD_LENGTH.min) return refuse('PasswordTooShort', `Use at least ${PASSWORD_LENGTH.min} characters.`);
-	if (length > PASSWORD_LENGTH.max) return refuse('PasswordTooLong', `Use at most ${PASSWORD_LENGTH.max} characters.`);
+	const checked = checkNewPassword(input.password);
+	if (!checked.ok) return checked;
+	const { password } = checked;
 	const emailInUse = () => refuse('EmailInUse', 'An account with this email already exists.');
 	if (await adapter.getUserByEmail(email)) return emailInUse();
 

@@ -184,3 +184,19 @@ export async function endSession(context: SessionContext, config: ResolvedConfig
 	const value = deleteSessionCookie(context, config);
 	if (value && config.strategy === 'database') await need(config, 'deleteSession')(value);
 }
+
+/**
+ * Ends this request's session and, with the database strategy, every other session of the user
+ * (`deleteUserSessions`), as after a password reset or change: the user's other devices are
+ * signed out. With the `jwt` strategy, sessions on other devices stay valid until they expire
+ * (a cookie cannot be recalled). An adapter without `deleteUserSessions` leaves them too, and
+ * that is logged as {@link MissingAdapter}.
+ * @throws {AdapterError} the adapter failed.
+ */
+export async function endUserSessions(context: SessionContext, config: ResolvedConfig, userId: string): Promise<void> {
+	await endSession(context, config);
+	if (config.strategy !== 'database') return;
+	const deleteUserSessions = adapterMethod(config.adapter, 'deleteUserSessions');
+	if (deleteUserSessions) await deleteUserSessions(userId);
+	else config.logger.error(new MissingAdapter(`The adapter has no deleteUserSessions() method: the other sessions of user ${userId} stay until they expire.`));
+}

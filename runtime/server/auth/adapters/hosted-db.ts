@@ -55,6 +55,9 @@ const toSession = (record: SessionsRecord, userId = record.user?.id): AdapterSes
 	expires: record.expires!
 });
 
+/** Records a paginated delete reads at a time. */
+const PAGE = 200;
+
 /**
  * The spec's adapter over a hosted database's record API ({@link HostedDbClient}), with the
  * semantics of the SQL adapters: every method async (failures are rejected promises, often a
@@ -66,7 +69,8 @@ const toSession = (record: SessionsRecord, userId = record.user?.id): AdapterSes
  *   `getUserByAccount` and `getSessionAndUser` read through those link tables, one query each.
  * - `linkAccount` rejects (409) an account that is linked already; `createUser` rejects (409) an
  *   email that exists, through the unique column of {@link hostedDbSchema}.
- * - `deleteUser` deletes the user's accounts, sessions and their link rows, then the user.
+ * - `deleteUser` deletes the user's accounts, sessions and their link rows, then the user;
+ *   `deleteUserSessions` the sessions alone.
  * - `useVerificationToken` is one DELETE: of concurrent uses exactly one gets the token, and an
  *   expired one is deleted and answers null.
  *
@@ -89,6 +93,12 @@ export function HostedDbAdapter(client: HostedDbClient): HostedDbAdapterMethods 
 	const removeSession = async (id: string) => {
 		await db.authlib_users_sessions.delete(id);
 		return db.authlib_sessions.delete(id);
+	};
+	const removeUserSessions = async (userId: string) => {
+		let sessions: SessionsRecord[];
+		while ((sessions = await db.authlib_sessions.filter({ user: userId }).getMany({ size: PAGE })).length > 0) {
+			await Promise.all(sessions.map(({ id }) => removeSession(id)));
+		}
 	};
 
 	return {
@@ -117,15 +127,11 @@ export function HostedDbAdapter(client: HostedDbClient): HostedDbAdapterMethods 
 			return toUser(updated);
 		},
 		async deleteUser(userId) {
-			const PAGE = 200;
 			let accounts: AccountsRecord[];
 			while ((accounts = await db.authlib_accounts.filter({ user: userId }).getMany({ size: PAGE })).length > 0) {
 				await Promise.all(accounts.map(({ id }) => removeAccount(id)));
 			}
-			let sessions: SessionsRecord[];
-			while ((sessions = await db.authlib_sessions.filter({ user: userId }).getMany({ size: PAGE })).length > 0) {
-				await Promise.all(sessions.map(({ id }) => removeSession(id)));
-			}
+			await removeUserSessions(userId);
 			const deleted = await db.authlib_users.delete(userId);
 			return deleted && toUser(deleted);
 		},
@@ -171,6 +177,9 @@ export function HostedDbAdapter(client: HostedDbClient): HostedDbAdapterMethods 
 		async deleteSession(sessionToken) {
 			const removed = await removeSession(await sessionId(sessionToken));
 			return removed && toSession(removed);
+		},
+		async deleteUserSessions(userId) {
+			await removeUserSessions(userId);
 		},
 		async createVerificationToken({ identifier, token, expires }) {
 			await db.authlib_verificationTokens.create({ id: await tokenId(identifier, token), identifier, token, expires });

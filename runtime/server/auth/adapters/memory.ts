@@ -116,6 +116,9 @@ export function MemoryAdapter(): Required<Adapter> {
 			sessions.delete(sessionToken);
 			return session ?? null;
 		},
+		async deleteUserSessions(userId) {
+			for (const [sessionToken, session] of sessions) if (session.userId === userId) sessions.delete(sessionToken);
+		},
 		async createVerificationToken(token) {
 			const stored = { identifier: token.identifier, token: token.token, expires: token.expires };
 			tokens.set(key(token.identifier, token.token), copy(stored));

@@ -241,6 +241,9 @@ export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 			);
 			return row ? toSession(row) : null;
 		},
+		async deleteUserSessions(userId) {
+			await run(`DELETE FROM ${TABLES.sessions} WHERE "userId" = ?`, [userId]);
+		},
 		async createVerificationToken(token) {
 			await insert(TABLES.verificationTokens, token, ['identifier', 'token', 'expires']);
 			return { identifier: token.identifier, token: token.token, expires: token.expires };

@@ -103,6 +103,12 @@ export interface Adapter {
 		session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>
 	): Awaitable<AdapterSession | null | undefined>;
 	deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
+	/**
+	 * Deletes every session of a user (none is fine). Not one of the spec's 19 methods (Auth.js
+	 * adapters lack it); create-auth's adapters have it, so that a password reset or change
+	 * signs the user out everywhere else with the `database` strategy.
+	 */
+	deleteUserSessions?(userId: string): Awaitable<void>;
 	createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>;
 	/** Returns the token and deletes it (use once); null when absent or expired. */
 	useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;

@@ -1,0 +1,308 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { freezeDate } from '../../test/clock.js';
+import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
+import { inboxForTests } from '../../test/smtp.js';
+import { MemoryAdapter } from './adapters/memory.js';
+import type { Adapter } from './adapters/types.js';
+import type { SvelteKitAuthConfig } from './config.js';
+import { SvelteKitAuth } from './kit.js';
+import { smtpMailer } from './mail-smtp.js';
+import { authorizeWithPassword, registerWithPassword, type RegisterAdapter } from './passwords.js';
+import Credentials from './providers/credentials.js';
+import Email from './providers/email.js';
+import { memoryRateLimitStore } from './rate-limit.js';
+import { hashToken } from './verification-tokens.js';
+
+vi.setConfig({ testTimeout: 30_000 });
+const secret = 's'.repeat(32);
+const logger = { error: vi.fn() };
+const inbox = inboxForTests();
+beforeEach(() => logger.error.mockClear());
+
+function app(extra: Partial<SvelteKitAuthConfig> = {}, adapter: Adapter = MemoryAdapter()) {
+	const credentials = Credentials({ credentials: { email: {}, password: {} }, authorize: (fields) => authorizeWithPassword(adapter as never, fields) });
+	const config: SvelteKitAuthConfig = {
+		secret,
+		logger,
+		adapter,
+		trustHost: true,
+		providers: [credentials],
+		rateLimit: { store: memoryRateLimitStore() },
+		mailer: smtpMailer({ server: inbox().url, from: 'Example <no-reply@example.com>' }),
+		...extra
+	};
+	return { adapter, auth: SvelteKitAuth(config) };
+}
+type Auth = ReturnType<typeof app>['auth'];
+
+async function register(adapter: Adapter, email: string, password = 'correct horse') {
+	const result = await registerWithPassword(adapter as RegisterAdapter, { email, password });
+	if (!result.ok) throw new Error(result.message);
+	return result.user;
+}
+
+/** The forgot-password form's POST. */
+function requestReset(auth: Auth, email: string, options: { page?: string; clientAddress?: string } = {}) {
+	const event = requestEvent(options.page ?? 'http://localhost/signin/forgot-password', new Jar(), { form: { email }, clientAddress: options.clientAddress });
+	return actionOutcome(auth.requestPasswordReset, event);
+}
+
+/** The reset page's POST, with the link's fields (or others) and the new password; the jar it signed in. */
+async function reset(auth: Auth, link: string, password: string, override: Record<string, string> = {}, jar = new Jar()) {
+	const form = { ...Object.fromEntries(new URL(link).searchParams), password, ...override };
+	return { jar, ...(await actionOutcome(auth.resetPassword, requestEvent(link, jar, { form }))) };
+}
+
+/** Requests a reset for `email` and returns the link from the mail the SMTP server received. */
+async function resetLinkFor(auth: Auth, email: string) {
+	const mail = inbox().next(email);
+	expect(await requestReset(auth, email)).toMatchObject({ status: 200, data: { sent: true, email } });
+	return inbox().linkIn(await mail);
+}
+
+const sessionCookie = (jar: Jar) => jar.values.get('auth.session-token');
+const passwordWorks = (adapter: Adapter, email: string, password: string) => authorizeWithPassword(adapter as never, { email, password }).then(Boolean);
+
+describe('forgot password', () => {
+	it('mails a one-time reset link for an account with a password, storing only the token’s hash, for one hour', async () => {
+		freezeDate('2026-03-01T10:00:00Z');
+		const { auth, adapter } = app();
+		await register(adapter, 'ada@example.com');
+		const create = vi.spyOn(adapter, 'createVerificationToken');
+		const mail = inbox().next('ada@example.com');
+		expect(await requestReset(auth, '  Ada@Example.com ')).toMatchObject({ status: 200, data: { sent: true, email: 'ada@example.com' } });
+		const message = await mail;
+		expect(message.subject).toBe('Reset your password for localhost');
+		expect(message.from?.value[0]).toMatchObject({ address: 'no-reply@example.com' });
+		const link = new URL(inbox().linkIn(message));
+		expect(link.origin + link.pathname).toBe('http://localhost/signin/reset-password');
+		expect(link.searchParams.get('email')).toBe('ada@example.com');
+		const token = link.searchParams.get('token')!;
+		expect(create).toHaveBeenCalledWith({ identifier: 'password-reset:ada@example.com', token: hashToken(token, secret), expires: new Date('2026-03-01T11:00:00Z') });
+		expect(message.html).toContain('Reset password');
+	});
+
+	it('answers the same for an unknown address and for a user without a password, and sends them nothing', async () => {
+		const { auth, adapter } = app();
+		await adapter.createUser!({ id: 'u-link', email: 'link@example.com', emailVerified: new Date(), name: null, image: null });
+		await register(adapter, 'known@example.com');
+		const create = vi.spyOn(adapter, 'createVerificationToken');
+		const before = inbox().messages.length;
+		for (const email of ['nobody@example.com', 'link@example.com']) {
+			expect(await requestReset(auth, email)).toEqual({ status: 200, data: { sent: true, email }, headers: {} });
+		}
+		expect(create).not.toHaveBeenCalled();
+		// A known address's mail arrives after them, and is the only one.
+		await resetLinkFor(auth, 'known@example.com');
+		expect(inbox().messages.slice(before).map((mail) => mail.subject)).toEqual(['Reset your password for localhost']);
+	});
+
+	it('refuses a malformed address with 400 InvalidEmail, keeping what was typed', async () => {
+		const { auth } = app();
+		expect(await requestReset(auth, 'not an address')).toMatchObject({ status: 400, data: { error: 'InvalidEmail', email: 'not an address' } });
+	});
+
+	it('counts requests against the emailLink limits: the 6th for one address in an hour is a 429 with Retry-After', async () => {
+		const { auth, adapter } = app();
+		await register(adapter, 'ada@example.com');
+		for (let i = 0; i < 5; i++) await resetLinkFor(auth, 'ada@example.com');
+		const refused = await requestReset(auth, 'ada@example.com');
+		expect(refused).toMatchObject({ status: 429, data: { error: 'RateLimited', message: expect.stringMatching(/^Too many attempts/) } });
+		expect(Number(refused.headers!['retry-after'])).toBeGreaterThan(3500);
+	});
+
+	it('builds the link only on a trusted origin: a forged Host without AUTH_URL stores and sends nothing', async () => {
+		const { auth, adapter } = app({ trustHost: false });
+		await register(adapter, 'ada@example.com');
+		const create = vi.spyOn(adapter, 'createVerificationToken');
+		await expect(requestReset(auth, 'ada@example.com', { page: 'http://evil.example/signin/forgot-password' })).rejects.toMatchObject({ type: 'UntrustedHost' });
+		expect(create).not.toHaveBeenCalled();
+		const trusted = app({ trustHost: false, url: 'https://app.example.com' });
+		await register(trusted.adapter, 'ada@example.com');
+		const mail = inbox().next('ada@example.com');
+		await requestReset(trusted.auth, 'ada@example.com', { page: 'http://evil.example/signin/forgot-password' });
+		expect(inbox().linkIn(await mail)).toMatch(/^https:\/\/app\.example\.com\/signin\/reset-password\?/);
+	});
+
+	it('answers at once even when the mail server refuses the mail, and logs EmailSignInError', async () => {
+		const { auth, adapter } = app();
+		await register(adapter, 'ada@example.com');
+		inbox().setRefusing(true);
+		try {
+			expect(await requestReset(auth, 'ada@example.com')).toMatchObject({ status: 200, data: { sent: true } });
+			await vi.waitFor(() => expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ type: 'EmailSignInError' })), { timeout: 5000 });
+		} finally {
+			inbox().setRefusing(false);
+		}
+	});
+});
+
+describe('resetting the password from the link', () => {
+	it('sets the new password, signs the user in, and the link works once; the old password is refused', async () => {
+		const { auth, adapter } = app();
+		const user = await register(adapter, 'ada@example.com', 'old password');
+		const link = await resetLinkFor(auth, 'ada@example.com');
+		const done = await reset(auth, link, 'new password');
+		expect(done.redirect).toBe('/');
+		expect(sessionCookie(done.jar)).toBeTruthy();
+		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(true);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(false);
+		expect(await adapter.getAccount!('ada@example.com', 'credentials')).toMatchObject({ userId: user.id, type: 'credentials' });
+		// Used once.
+		const again = await reset(auth, link, 'third password');
+		expect(again).toMatchObject({ status: 400, data: { error: 'Verification', message: expect.stringMatching(/invalid, used or expired/) } });
+		expect(sessionCookie(again.jar)).toBeUndefined();
+		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(true);
+	});
+
+	it.each([
+		['an expired link', 'expired'],
+		['a tampered token', 'tampered'],
+		['another address’s link', 'other'],
+		['an email sign-in link’s token', 'signInLink'],
+		['no token', 'none']
+	])('refuses %s with 400 Verification: no session, the password unchanged', async (_, kind) => {
+		freezeDate('2026-03-01T10:00:00Z');
+		const { auth, adapter } = app({ providers: [Email({ server: inbox().url })] }, MemoryAdapter());
+		await register(adapter, 'ada@example.com', 'old password');
+		await register(adapter, 'eve@example.com', 'eve password');
+		let link: string;
+		let override: Record<string, string> = {};
+		if (kind === 'signInLink') {
+			const mail = inbox().next('ada@example.com');
+			await actionOutcome(auth.signIn, requestEvent('http://localhost/signin', new Jar(), { form: { providerId: 'email', email: 'ada@example.com' } }));
+			const signInLink = new URL(inbox().linkIn(await mail));
+			link = `http://localhost/signin/reset-password?${signInLink.searchParams}`;
+		} else {
+			link = await resetLinkFor(auth, kind === 'other' ? 'eve@example.com' : 'ada@example.com');
+		}
+		if (kind === 'expired') vi.setSystemTime(Date.parse('2026-03-01T11:00:01Z'));
+		if (kind === 'tampered') override = { token: `${new URL(link).searchParams.get('token')!.slice(0, -2)}AA` };
+		if (kind === 'other') override = { email: 'ada@example.com' };
+		if (kind === 'none') override = { token: '' };
+		const refused = await reset(auth, link, 'new password', override);
+		expect(refused).toMatchObject({ status: 400, data: { error: 'Verification' } });
+		expect(sessionCookie(refused.jar)).toBeUndefined();
+		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(true);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(false);
+	});
+
+	it('refuses a too short password with 400 PasswordTooShort and leaves the link unused', async () => {
+		const { auth, adapter } = app();
+		await register(adapter, 'ada@example.com', 'old password');
+		const link = await resetLinkFor(auth, 'ada@example.com');
+		expect(await reset(auth, link, 'short')).toMatchObject({ status: 400, data: { error: 'PasswordTooShort', message: 'Use at least 8 characters.' } });
+		expect((await reset(auth, link, 'long enough')).redirect).toBe('/');
+	});
+
+	it('clears the failed sign-ins that locked the address out', async () => {
+		const { auth, adapter } = app({ rateLimit: { store: memoryRateLimitStore(), signIn: { perEmail: { max: 2, windowSeconds: 900 } } } });
+		await register(adapter, 'ada@example.com', 'old password');
+		const signIn = (password: string) =>
+			actionOutcome(auth.signIn, requestEvent('http://localhost/signin', new Jar(), { form: { email: 'ada@example.com', password } }));
+		await signIn('wrong 1');
+		await signIn('wrong 2');
+		expect(await signIn('old password')).toMatchObject({ status: 429 });
+		await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'new password');
+		expect(await signIn('new password')).toEqual({ redirect: '/' });
+	});
+
+	it('with database sessions, deletes every other session of the user (not other users’) and starts a new one', async () => {
+		const { auth, adapter } = app({ session: { strategy: 'database' } });
+		const ada = await register(adapter, 'ada@example.com', 'old password');
+		const eve = await register(adapter, 'eve@example.com', 'eve password');
+		const later = new Date(Date.now() + 3_600_000);
+		for (const [sessionToken, userId] of [['ada-laptop', ada.id], ['ada-phone', ada.id], ['eve-laptop', eve.id]] as const) {
+			await adapter.createSession!({ sessionToken, userId, expires: later });
+		}
+		const jar = new Jar();
+		jar.values.set('auth.session-token', 'ada-phone');
+		const done = await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'new password', {}, jar);
+		expect(done.redirect).toBe('/');
+		expect(await adapter.getSessionAndUser!('ada-laptop')).toBeNull();
+		expect(await adapter.getSessionAndUser!('ada-phone')).toBeNull();
+		expect(await adapter.getSessionAndUser!('eve-laptop')).toMatchObject({ user: { id: eve.id } });
+		const fresh = sessionCookie(jar)!;
+		expect(fresh).not.toBe('ada-phone');
+		expect(await adapter.getSessionAndUser!(fresh)).toMatchObject({ user: { id: ada.id } });
+	});
+
+	it('keeps the old password when storing the new one fails half way (the account is linked back)', async () => {
+		const { auth, adapter } = app();
+		await register(adapter, 'ada@example.com', 'old password');
+		const link = await resetLinkFor(auth, 'ada@example.com');
+		vi.spyOn(adapter, 'linkAccount').mockImplementationOnce(() => Promise.reject(new Error('connection reset')));
+		await expect(reset(auth, link, 'new password')).rejects.toMatchObject({ type: 'AdapterError' });
+		expect(adapter.linkAccount).toHaveBeenCalledTimes(2);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(true);
+	});
+	it('logs that other sessions stay when the adapter cannot delete a user’s sessions', async () => {
+		const adapter = MemoryAdapter();
+		delete (adapter as Adapter).deleteUserSessions;
+		const { auth } = app({ session: { strategy: 'database' } }, adapter);
+		await register(adapter, 'ada@example.com', 'old password');
+		const done = await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'new password');
+		expect(done.redirect).toBe('/');
+		expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ type: 'MissingAdapter', message: expect.stringContaining('deleteUserSessions()') }));
+	});
+});
+
+describe('changing the password on the account page', () => {
+	/** A database-session user signed in on two devices; the jar is this browser's. */
+	async function signedIn() {
+		const { auth, adapter } = app({ session: { strategy: 'database' } });
+		const user = await register(adapter, 'ada@example.com', 'old password');
+		const later = new Date(Date.now() + 3_600_000);
+		await adapter.createSession!({ sessionToken: 'this-browser', userId: user.id, expires: later });
+		await adapter.createSession!({ sessionToken: 'other-device', userId: user.id, expires: later });
+		const jar = new Jar();
+		jar.values.set('auth.session-token', 'this-browser');
+		const change = async (form: Record<string, string>) => {
+			const event = requestEvent('http://localhost/account', jar, { form, headers: { accept: 'text/html' } });
+			await auth.handle({ event, resolve: async () => new Response('ok') });
+			return actionOutcome(auth.changePassword, event);
+		};
+		return { auth, adapter, user, jar, change };
+	}
+
+	it('changes it with the right current password, signs the other devices out and keeps this browser signed in', async () => {
+		const { adapter, user, jar, change } = await signedIn();
+		expect(await change({ currentPassword: 'old password', password: 'new password' })).toMatchObject({ status: 200, data: { passwordChanged: true } });
+		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(true);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(false);
+		expect(await adapter.getSessionAndUser!('other-device')).toBeNull();
+		expect(await adapter.getSessionAndUser!('this-browser')).toBeNull();
+		expect(await adapter.getSessionAndUser!(sessionCookie(jar)!)).toMatchObject({ user: { id: user.id } });
+	});
+
+	it('refuses a wrong current password (400 WrongPassword) and a too short new one, changing nothing', async () => {
+		const { adapter, change } = await signedIn();
+		expect(await change({ currentPassword: 'guess', password: 'new password' })).toMatchObject({ status: 400, data: { error: 'WrongPassword' } });
+		expect(await change({ currentPassword: 'old password', password: 'short' })).toMatchObject({ status: 400, data: { error: 'PasswordTooShort' } });
+		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(true);
+		expect(await adapter.getSessionAndUser!('other-device')).toBeTruthy();
+	});
+
+	it('counts wrong current passwords against the sign-in limit per email: the 11th attempt is a 429', async () => {
+		const { change } = await signedIn();
+		for (let i = 0; i < 10; i++) await change({ currentPassword: `guess ${i}`, password: 'new password' });
+		const refused = await change({ currentPassword: 'old password', password: 'new password' });
+		expect(refused).toMatchObject({ status: 429, data: { error: 'RateLimited' } });
+		expect(Number(refused.headers!['retry-after'])).toBeGreaterThan(0);
+	});
+
+	it('answers NoPassword for a user who signs in without one, and sends a signed-out visitor to sign in', async () => {
+		const { auth, adapter } = app({ session: { strategy: 'database' } });
+		await adapter.createUser!({ id: 'u-link', email: 'link@example.com', emailVerified: new Date(), name: null, image: null });
+		await adapter.createSession!({ sessionToken: 'link-session', userId: 'u-link', expires: new Date(Date.now() + 3_600_000) });
+		const post = async (jar: Jar) => {
+			const event = requestEvent('http://localhost/account', jar, { form: { currentPassword: 'x', password: 'new password' }, headers: { accept: 'text/html' } });
+			await auth.handle({ event, resolve: async () => new Response('ok') });
+			return actionOutcome(auth.changePassword, event);
+		};
+		const jar = new Jar();
+		jar.values.set('auth.session-token', 'link-session');
+		expect(await post(jar)).toMatchObject({ status: 400, data: { error: 'NoPassword' } });
+		expect(await post(new Jar())).toEqual({ redirect: '/signin?callbackUrl=%2Faccount' });
+	});
+});

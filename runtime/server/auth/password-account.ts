@@ -1,0 +1,204 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { fail, redirect, type Action, type ActionFailure } from '@sveltejs/kit';
+import type { AdapterAccount } from './adapters/types.js';
+import type { Account, GetConfig, ResolvedConfig } from './config.js';
+import { isEmail, normalizeEmail } from './email-address.js';
+import { AdapterError, EmailSignInError, Verification } from './errors.js';
+import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
+import { requireUser } from './guards.js';
+import { linkMail } from './mail.js';
+import { checkNewPassword, hashPassword, PASSWORD_PROVIDER, verifyPassword } from './passwords.js';
+import { countAttempt } from './rate-limit.js';
+import { appOriginOf } from './redirects.js';
+import { seeOther } from './see-other.js';
+import { endUserSessions, need, startSession } from './session.js';
+import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
+import { issueVerificationToken, useVerificationToken } from './verification-tokens.js';
+
+/** The verification-token identifier of a password reset: apart from email sign-in links, whose identifier is the bare address. */
+const resetIdentifier = (email: string) => `password-reset:${email}`;
+
+/** What the forgot-password page shows after a request: the same whether or not the address has an account. */
+export type PasswordResetRequested = { sent: true; email: string };
+
+/** A refused form: `error` is a stable code, `message` safe to show; `email` refills the form. */
+export type PasswordFormFailure = ActionFailure<{ error: string; message: string; email?: string }>;
+
+/**
+ * The form action of the forgot-password page: emails a one-time link to reset the password of
+ * the posted `email`'s password account. The answer is the same, `{ sent: true, email }`,
+ * whether or not the address has one, and it does not wait for the mail (a slow or failing
+ * mail server would tell accounts apart; a failure is logged as {@link EmailSignInError}).
+ *
+ * The address is normalized and checked (400 `InvalidEmail`), the attempt counted against the
+ * `emailLink` rate limits shared with sign-in links (429 with `Retry-After`, 503 when the store
+ * is down). For an address with a `credentials` account, a token is issued
+ * ({@link issueVerificationToken}, identifier `password-reset:<address>`, `passwords.resetMaxAge`,
+ * default 1 hour) and the config's `mailer` sends the `pages.resetPassword` link, built on the
+ * trusted origin ({@link appOriginOf}) with `token` and `email`.
+ * @throws {UntrustedHost} neither `AUTH_URL` nor a trusted host (for every address alike).
+ * @throws {AdapterError} the adapter failed; {@link MissingAdapter} it lacks `getAccount` or the token methods.
+ */
+export function requestPasswordResetAction(getConfig: GetConfig): Action {
+	return async (event): Promise<PasswordResetRequested | PasswordFormFailure> => {
+		const config = await getConfig(event);
+		const form = await readForm(event.request);
+		const typed = formText(form.get('email')) ?? '';
+		const email = normalizeEmail(typed);
+		if (!isEmail(email)) return fail(400, { error: 'InvalidEmail', message: 'Enter a valid email address.', email: typed });
+		const limits = config.rateLimits;
+		try {
+			if (limits) await countAttempt(limits, [[limits.emailLinkPerClient, clientAddress(event)], [limits.emailLinkPerEmail, email]]);
+		} catch (err) {
+			const refused = refusedAttempt(event, config, err, typed, 'Password reset');
+			if (refused) return refused;
+			throw err;
+		}
+		const origin = appOriginOf(event.url, config);
+		if (await need(config, 'getAccount')(email, PASSWORD_PROVIDER)) {
+			const { token, expires } = await issueVerificationToken(config, resetIdentifier(email), config.passwordResetMaxAge);
+			const url = `${origin}${config.pages.resetPassword}?${new URLSearchParams({ token, email })}`;
+			const { host } = new URL(origin);
+			const mail = linkMail(email, { subject: `Reset your password for ${host}`, intro: `Choose a new password for ${host}:`, action: 'Reset password', url, expires });
+			config.mailer(mail).catch((err: unknown) => {
+				config.logger.error(new EmailSignInError(`Sending the password-reset link to ${email} failed.`, { provider: PASSWORD_PROVIDER, err: err as Error }));
+			});
+		}
+		return { sent: true, email };
+	};
+}
+
+/**
+ * The form action of the page a password-reset link opens (`pages.resetPassword`). Opening the
+ * link changes nothing (mail scanners burn nothing); this POST of `token`, `email` and the new
+ * `password` does:
+ * 1. the password is checked (8..1024 characters, 400 with its code, the link still unused) and
+ *    hashed (429 when the hashing queue is full);
+ * 2. the token is used ({@link useVerificationToken}: once, for 1 hour by default); an unknown,
+ *    used, expired or other address's link is a 400 `Verification`, nothing changed;
+ * 3. the `credentials` account's hash is replaced ({@link replacePasswordHash});
+ * 4. the user is signed in with a new session: with the `database` strategy every other session
+ *    of the user is deleted first (their devices are signed out); the email's failed sign-in
+ *    count is cleared. Ends with a 303 to the validated `callbackUrl`, or `/`.
+ * @throws {AdapterError} the adapter failed (the page shows SvelteKit's error page).
+ */
+export function resetPasswordAction(getConfig: GetConfig): Action {
+	return async (event): Promise<PasswordFormFailure> => {
+		const config = await getConfig(event);
+		const form = await readForm(event.request);
+		const email = normalizeEmail(formText(form.get('email')) ?? '');
+		const token = formText(form.get('token'));
+		const invalidLink = () =>
+			fail(400, { error: 'Verification', message: 'This reset link is invalid, used or expired. Ask for a new one.', email });
+		if (!token || !isEmail(email)) return invalidLink();
+		const checked = checkNewPassword(form.get('password'));
+		if (!checked.ok) return fail(400, { error: checked.code, message: checked.message, email });
+		let account: AdapterAccount | null;
+		try {
+			const hash = await hashPassword(checked.password);
+			await useVerificationToken(config, resetIdentifier(email), token);
+			account = await need(config, 'getAccount')(email, PASSWORD_PROVIDER);
+			if (!account) throw new Verification(`The account of ${email} has no password any more.`);
+			await replacePasswordHash(config, account, hash);
+		} catch (err) {
+			const refused = refusedAttempt(event, config, err, email, 'Password reset');
+			if (refused) return refused;
+			if (!(err instanceof Verification)) throw err;
+			config.logger.error(err);
+			return invalidLink();
+		}
+		await clearSignInCount(config, email);
+		const user = await need(config, 'getUser')(account.userId);
+		if (!user) return invalidLink();
+		let next: string;
+		try {
+			await endUserSessions(event, config, user.id);
+			const chosen = await completeSignIn(event, config, { id: user.id, email: user.email, name: user.name ?? null, image: user.image ?? null }, passwordAccount(user.id));
+			next = await redirectTarget(event, config, chosen ?? callbackUrlOf(event, form));
+		} catch (err) {
+			// The password is changed; only the sign-in after it failed (the signIn callback refused, say).
+			config.logger.error(err as Error);
+			redirect(303, signInErrorUrl(event, config, errorType(err, 'CallbackRouteError')));
+		}
+		seeOther(next);
+	};
+}
+
+/** What the account page shows once the password is changed. */
+export type PasswordChanged = { passwordChanged: true };
+
+/**
+ * The account page's change-password action, for the signed-in user ({@link requireUser}: a
+ * visitor who is not is sent to sign in). Form fields: `currentPassword` and the new `password`.
+ * 1. the user's `credentials` account is found by their email (400 `NoPassword` without one);
+ * 2. the attempt is counted against the `signIn.perEmail` limit, since it is a guess at the
+ *    password too (429 with `Retry-After`; 503 when the store is down);
+ * 3. the new password is checked (400 with its code), the current one verified (400
+ *    `WrongPassword`), the new one hashed and stored ({@link replacePasswordHash});
+ * 4. every session of the user is ended ({@link endUserSessions}: other devices are signed out
+ *    with the `database` strategy) and this browser gets a new one.
+ * @returns `{ passwordChanged: true }`, or the refusal (`form` = `{ error, message }`)
+ * @throws {AdapterError} the adapter failed.
+ */
+export function changePasswordAction(getConfig: GetConfig): Action {
+	return async (event): Promise<PasswordChanged | PasswordFormFailure> => {
+		const config = await getConfig(event);
+		const user = await requireUser(event);
+		const form = await readForm(event.request);
+		const email = user.email ?? '';
+		const account = email ? await need(config, 'getAccount')(email, PASSWORD_PROVIDER) : null;
+		if (!account || account.userId !== user.id || typeof account.password_hash !== 'string') {
+			return fail(400, { error: 'NoPassword', message: 'This account has no password to change.' });
+		}
+		try {
+			const limits = config.rateLimits;
+			if (limits) await countAttempt(limits, [[limits.signInPerEmail, email]]);
+			const checked = checkNewPassword(form.get('password'));
+			if (!checked.ok) return fail(400, { error: checked.code, message: checked.message });
+			if (!(await verifyPassword(formText(form.get('currentPassword')) ?? '', account.password_hash))) {
+				return fail(400, { error: 'WrongPassword', message: 'Your current password is not right.' });
+			}
+			await replacePasswordHash(config, account, await hashPassword(checked.password));
+		} catch (err) {
+			const refused = refusedAttempt(event, config, err, email, 'Password change');
+			if (refused) return refused;
+			throw err;
+		}
+		await clearSignInCount(config, email);
+		await endUserSessions(event, config, user.id);
+		await startSession(event, config, user, passwordAccount(user.id));
+		return { passwordChanged: true };
+	};
+}
+
+/** The session's account of a password sign-in, as the credentials provider gives it. */
+const passwordAccount = (userId: string): Account => ({ type: 'credentials', provider: PASSWORD_PROVIDER, providerAccountId: userId, userId });
+
+/**
+ * Stores a new password hash on a `credentials` account. The contract has no method to update
+ * an account, so it is unlinked and linked again with the new hash; if linking fails, the old
+ * account is linked back, so the password is never lost.
+ * @throws {AdapterError} unlinking or linking failed.
+ */
+export async function replacePasswordHash(config: ResolvedConfig, account: AdapterAccount, password_hash: string): Promise<void> {
+	const { provider, providerAccountId } = account;
+	await need(config, 'unlinkAccount')({ provider, providerAccountId });
+	const link = need(config, 'linkAccount');
+	try {
+		await link({ ...account, password_hash });
+	} catch (err) {
+		await link(account).catch((restore: unknown) =>
+			config.logger.error(new AdapterError(`Linking the old password account of ${providerAccountId} back failed.`, { err: restore as Error }))
+		);
+		throw err;
+	}
+}
+
+/** A successful reset or change: the email's failed sign-ins are forgotten (a store failure is only logged). */
+export async function clearSignInCount(config: ResolvedConfig, email: string): Promise<void> {
+	try {
+		await config.rateLimits?.signInPerEmail?.reset(email);
+	} catch (err) {
+		config.logger.error(err as Error);
+	}
+}
