@@ -22,11 +22,14 @@ import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordApi } from '../runtime/test/record-api.js';
+import { startInbox, type Inbox } from '../runtime/test/smtp.js';
 import { startTcpProxy, type TcpProxy } from '../runtime/test/tcp-proxy.js';
 import { credentialsFlows, PASSWORD, signInResponse, signUpAt, submitCredentials } from './credentials-flow.js';
+import { useInbox } from './email-flow.js';
 import { build, check, copyFixture, removeApp, runCli, setEnv, shareInstall, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { mysqlDatabase, postgresDatabase } from './harness/databases.js';
+import { passwordFlows } from './password-flow.js';
 
 interface Store {
 	args: string[];
@@ -146,9 +149,18 @@ const STORES: Array<{ name: string; outage?: true; redis?: true; open(appDir: ()
 /** Installed apps by install key, kept until every app of the file is done. */
 const installed = new Map<string, string>();
 const apps: string[] = [];
+/** Receives the password-reset mails of every app. */
+let inbox: Inbox;
+beforeAll(async () => {
+	inbox = await startInbox();
+});
 afterAll(async () => {
 	for (const app of apps) await removeApp(app);
+	await inbox?.close();
 });
+
+/** The stores whose apps also go through password reset and change (ending the user's other sessions). */
+const PASSWORD_FLOW_STORES = new Set(['SQLite', 'PostgreSQL']);
 
 describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript app', ({ name, outage, redis, open }) => {
 	let appDir: string;
@@ -168,6 +180,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		if (from) await shareInstall(from, appDir);
 		else if (store.installKey) installed.set(store.installKey, appDir);
 		await store.configure?.(appDir);
+		await useInbox(appDir, inbox);
 		await build(appDir);
 		server = await start(appDir, { mode: 'preview' });
 		browser = await launchBrowser();
@@ -192,6 +205,8 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		check: () => check(appDir),
 		runCliAgain: () => runCli(appDir, args())
 	}));
+
+	if (PASSWORD_FLOW_STORES.has(name)) passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'database' }));
 
 	it('keeps one session per signed-in browser, and ends it at sign-out: the old cookie signs no one in', async () => {
 		const before = await store.sessions?.();

@@ -20,6 +20,7 @@ import { launchBrowser, type Browser } from './harness/browser.js';
 import { node22, type NodeToolchain } from './harness/node.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { expectJsdocFiles } from './jsdoc-files.js';
+import { passwordFlows } from './password-flow.js';
 
 let toolchain: NodeToolchain;
 let inbox: Inbox;
@@ -60,7 +61,7 @@ for (const { fixture, tsconfig, providers, ext } of [
 			if (installed) await shareInstall(installed, appDir);
 			if (ext === 'ts') await prepareGuards(appDir);
 			if (providers.includes('idp')) idp = await startIdpFor(appDir);
-			if (providers.includes('email')) await useInbox(appDir, inbox);
+			await useInbox(appDir, inbox);
 			await build(appDir, { env: toolchain.env });
 			server = await start(appDir, { mode: 'preview', env: toolchain.env, port: idp?.port });
 			browser = await launchBrowser();
@@ -102,5 +103,6 @@ for (const { fixture, tsconfig, providers, ext } of [
 		if (ext === 'ts') guardsFlows(() => ({ server: server!, browser: browser! }));
 		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
+		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'jwt' }));
 	});
 }
