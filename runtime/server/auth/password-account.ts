@@ -180,7 +180,7 @@ const passwordAccount = (userId: string): Account => ({ type: 'credentials', pro
  * account is linked back, so the password is never lost.
  * @throws {AdapterError} unlinking or linking failed.
  */
-export async function replacePasswordHash(config: ResolvedConfig, account: AdapterAccount, password_hash: string): Promise<void> {
+async function replacePasswordHash(config: ResolvedConfig, account: AdapterAccount, password_hash: string): Promise<void> {
 	const { provider, providerAccountId } = account;
 	await need(config, 'unlinkAccount')({ provider, providerAccountId });
 	const link = need(config, 'linkAccount');
@@ -195,7 +195,7 @@ export async function replacePasswordHash(config: ResolvedConfig, account: Adapt
 }
 
 /** A successful reset or change: the email's failed sign-ins are forgotten (a store failure is only logged). */
-export async function clearSignInCount(config: ResolvedConfig, email: string): Promise<void> {
+async function clearSignInCount(config: ResolvedConfig, email: string): Promise<void> {
 	try {
 		await config.rateLimits?.signInPerEmail?.reset(email);
 	} catch (err) {
