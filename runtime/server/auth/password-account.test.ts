@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { freezeDate } from '../../test/clock.js';
 import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
@@ -7,7 +8,7 @@ import type { Adapter } from './adapters/types.js';
 import type { SvelteKitAuthConfig } from './config.js';
 import { SvelteKitAuth } from './kit.js';
 import { smtpMailer } from './mail-smtp.js';
-import { authorizeWithPassword, registerWithPassword, type RegisterAdapter } from './passwords.js';
+import { authorizeWithPassword, configurePasswordHashing, hashPassword, registerWithPassword, type RegisterAdapter } from './passwords.js';
 import Credentials from './providers/credentials.js';
 import Email from './providers/email.js';
 import { memoryRateLimitStore } from './rate-limit.js';
@@ -80,6 +81,15 @@ describe('forgot password', () => {
 		const token = link.searchParams.get('token')!;
 		expect(create).toHaveBeenCalledWith({ identifier: 'password-reset:ada@example.com', token: hashToken(token, secret), expires: new Date('2026-03-01T11:00:00Z') });
 		expect(message.html).toContain('Reset password');
+	});
+
+	it('makes links last passwords.resetMaxAge seconds when the config sets it', async () => {
+		freezeDate('2026-03-01T10:00:00Z');
+		const { auth, adapter } = app({ passwords: { resetMaxAge: 600 } });
+		await register(adapter, 'ada@example.com');
+		const create = vi.spyOn(adapter, 'createVerificationToken');
+		await resetLinkFor(auth, 'ada@example.com');
+		expect(create.mock.calls[0]![0].expires).toEqual(new Date('2026-03-01T10:10:00Z'));
 	});
 
 	it('answers the same for an unknown address and for a user without a password, and sends them nothing', async () => {
@@ -193,6 +203,26 @@ describe('resetting the password from the link', () => {
 		const link = await resetLinkFor(auth, 'ada@example.com');
 		expect(await reset(auth, link, 'short')).toMatchObject({ status: 400, data: { error: 'PasswordTooShort', message: 'Use at least 8 characters.' } });
 		expect((await reset(auth, link, 'long enough')).redirect).toBe('/');
+	});
+
+	it('hashes nothing for a made-up link, and puts the link back when the hashing queue is full', async () => {
+		const { auth, adapter } = app();
+		await register(adapter, 'ada@example.com', 'old password');
+		const link = await resetLinkFor(auth, 'ada@example.com');
+		// One hash at a time and none waiting; a hash in flight takes the one slot.
+		configurePasswordHashing({ concurrency: 1, maxWaiting: 0 });
+		const busy = hashPassword('keeps the queue busy');
+		try {
+			expect(await reset(auth, link, 'new password', { token: 'made-up' })).toMatchObject({ status: 400, data: { error: 'Verification' } });
+			const full = await reset(auth, link, 'new password');
+			expect(full).toMatchObject({ status: 429, data: { error: 'RateLimited' } });
+			expect(full.headers!['retry-after']).toBe('5');
+		} finally {
+			await busy;
+			configurePasswordHashing({ concurrency: Math.max(1, availableParallelism() - 1), maxWaiting: 16 });
+		}
+		expect((await reset(auth, link, 'new password')).redirect).toBe('/');
+		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(true);
 	});
 
 	it('clears the failed sign-ins that locked the address out', async () => {

@@ -72,11 +72,12 @@ export function requestPasswordResetAction(getConfig: GetConfig): Action {
  * The form action of the page a password-reset link opens (`pages.resetPassword`). Opening the
  * link changes nothing (mail scanners burn nothing); this POST of `token`, `email` and the new
  * `password` does:
- * 1. the password is checked (8..1024 characters, 400 with its code, the link still unused) and
- *    hashed (429 when the hashing queue is full);
+ * 1. the password is checked (8..1024 characters, 400 with its code, the link still unused);
  * 2. the token is used ({@link useVerificationToken}: once, for 1 hour by default); an unknown,
- *    used, expired or other address's link is a 400 `Verification`, nothing changed;
- * 3. the `credentials` account's hash is replaced ({@link replacePasswordHash});
+ *    used, expired or other address's link is a 400 `Verification`, nothing changed, and no
+ *    password hashed (so posting made-up links cannot fill the hashing queue);
+ * 3. the new password is hashed (429 when the hashing queue is full, the link put back) and
+ *    replaces the `credentials` account's ({@link replacePasswordHash});
  * 4. the user is signed in with a new session: with the `database` strategy every other session
  *    of the user is deleted first (their devices are signed out); the email's failed sign-in
  *    count is cleared. Ends with a 303 to the validated `callbackUrl`, or `/`.
@@ -95,8 +96,15 @@ export function resetPasswordAction(getConfig: GetConfig): Action {
 		if (!checked.ok) return fail(400, { error: checked.code, message: checked.message, email });
 		let account: AdapterAccount | null;
 		try {
-			const hash = await hashPassword(checked.password);
-			await useVerificationToken(config, resetIdentifier(email), token);
+			const used = await useVerificationToken(config, resetIdentifier(email), token);
+			let hash: string;
+			try {
+				hash = await hashPassword(checked.password);
+			} catch (err) {
+				// The hashing queue is full: the link goes back, for the visitor to try again.
+				await need(config, 'createVerificationToken')(used);
+				throw err;
+			}
 			account = await need(config, 'getAccount')(email, PASSWORD_PROVIDER);
 			if (!account) throw new Verification(`The account of ${email} has no password any more.`);
 			await replacePasswordHash(config, account, hash);
