@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { describeAdapterContract } from '../../../test/adapter-contract.js';
 import { postgresScratch, tcpProxy } from '../../../test/databases.js';
 import { PostgresAdapter } from './postgres.js';
@@ -55,6 +55,63 @@ describe('PostgresAdapter', () => {
 			expect(await adapter.getUser('u1')).toMatchObject({ id: 'u1' });
 		} finally {
 			await proxy.stop();
+			await scratch.drop();
+		}
+	});
+
+	it('prepares each statement once per connection, and again when a migration adds a column to a table it reads whole', async () => {
+		const scratch = await postgresScratch();
+		const pool = new pg.Pool({ connectionString: scratch.url, max: 1 });
+		const adapter = PostgresAdapter({ pool });
+		const prepared = async () => (await pool.query(`SELECT statement FROM pg_prepared_statements`)).rows.map((row) => row.statement as string);
+		try {
+			await adapter.createUser({ id: 'u1', email: 'a@example.com', emailVerified: null });
+			await adapter.createSession({ sessionToken: 's1', userId: 'u1', expires: new Date(Date.now() + 60_000) });
+			await adapter.getSessionAndUser('s1');
+			await adapter.getSessionAndUser('s1');
+			expect((await prepared()).filter((text) => text.includes('JOIN auth_users'))).toHaveLength(1);
+
+			// The prepared join's result type changed under it: PostgreSQL refuses it ("cached plan must not change result type").
+			await pool.query(`ALTER TABLE auth_users ADD COLUMN role text NOT NULL DEFAULT 'member'`);
+			expect((await adapter.getSessionAndUser('s1'))?.user).toMatchObject({ id: 'u1', role: 'member' });
+			expect(await adapter.getUser('u1')).toMatchObject({ role: 'member' });
+		} finally {
+			await pool.end();
+			await scratch.drop();
+		}
+	});
+
+	it('uses unnamed statements once a connection does not know a prepared name (a pooler in transaction mode), and with preparedStatements: false', async () => {
+		const scratch = await postgresScratch();
+		const real = new pg.Pool({ connectionString: scratch.url, max: 2 });
+		const named: string[] = [];
+		// A pooler that runs each statement on whichever server connection is free: the name prepared on one is unknown on the next.
+		const pooler = {
+			query(config: string | pg.QueryConfig, values?: unknown[]) {
+				if (typeof config === 'object' && config.name) {
+					named.push(config.name);
+					if (named.length > 1) return Promise.reject(Object.assign(new Error(`prepared statement "${config.name}" does not exist`), { code: '26000' }));
+				}
+				return real.query(config as string, values);
+			}
+		} as unknown as pg.Pool;
+		const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+		try {
+			const adapter = PostgresAdapter({ pool: pooler });
+			await adapter.createUser({ id: 'u1', email: 'a@example.com', emailVerified: null });
+			expect(await adapter.getUser('u1')).toMatchObject({ id: 'u1' });
+			expect(await adapter.getUserByEmail('a@example.com')).toMatchObject({ id: 'u1' });
+			expect(named).toHaveLength(2);
+			expect(log).toHaveBeenCalledTimes(1);
+			expect(log).toHaveBeenCalledWith(expect.stringContaining('prepared statements are not supported here'));
+
+			named.length = 0;
+			const unprepared = PostgresAdapter({ pool: pooler, preparedStatements: false });
+			expect(await unprepared.getUser('u1')).toMatchObject({ id: 'u1' });
+			expect(named).toEqual([]);
+		} finally {
+			log.mockRestore();
+			await real.end();
 			await scratch.drop();
 		}
 	});
