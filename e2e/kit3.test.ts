@@ -6,14 +6,16 @@
  * (./idp-flow.ts) and the email-link flows against a local SMTP server (./email-flow.ts). The TypeScript app's install is the CLI's own; the JSDoc app ends up with the
  * same dependencies and shares it (no second better-sqlite3 compile). The TypeScript app also
  * gets a remote function and an endpoint guarded with requireUser(), and the sign-in rate limit
- * is driven there (./guards-flow.ts).
+ * is driven there (./guards-flow.ts); last, it is built again with `passwords:
+ * { requireEmailVerification: true }` in its src/auth.ts (./email-verification-flow.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInbox, type Inbox } from '../runtime/test/smtp.js';
-import { credentialsFlows } from './credentials-flow.js';
+import { credentialsFlows, signUpAt } from './credentials-flow.js';
 import { emailFlows, useInbox } from './email-flow.js';
+import { emailVerificationFlows, requireEmailVerification } from './email-verification-flow.js';
 import { guardsFlows, prepareGuards } from './guards-flow.js';
 import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
@@ -104,5 +106,21 @@ for (const { fixture, tsconfig, providers, ext } of [
 		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
 		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'jwt' }));
+
+		if (ext === 'ts') {
+			describe('with passwords.requireEmailVerification turned on in src/auth.ts', () => {
+				const earlierEmail = `earlier-${Date.now()}@example.com`;
+				beforeAll(async () => {
+					const page = await (await browser!.newContext()).newPage();
+					await signUpAt(page, server!.url, earlierEmail);
+					await page.context().close();
+					await server!.stop();
+					await requireEmailVerification(appDir, ext);
+					await build(appDir, { env: toolchain.env });
+					server = await start(appDir, { mode: 'preview', env: toolchain.env, port: idp?.port });
+				});
+				emailVerificationFlows(() => ({ server: server!, browser: browser!, inbox, earlierEmail }));
+			});
+		}
 	});
 }

@@ -16,12 +16,12 @@ export interface PasswordApp extends Pick<CredentialsApp, 'server' | 'browser'> 
 }
 
 /** A page in a fresh browser context (no cookies); closed with the context. */
-async function freshPage(browser: Browser): Promise<Page> {
+export async function freshPage(browser: Browser): Promise<Page> {
 	return (await browser.newContext()).newPage();
 }
 
 /** Whether the page's browser is signed in as `email`: its `/account` page says so. */
-async function signedInAs(page: Page, url: string, email: string): Promise<boolean> {
+export async function signedInAs(page: Page, url: string, email: string): Promise<boolean> {
 	await page.goto(`${url}/account`);
 	return new URL(page.url()).pathname === '/account' && (await page.getByText(`Signed in as ${email}`).isVisible());
 }

@@ -273,7 +273,7 @@ describe('planInit with OAuth providers', () => {
 		expect(auth).toContain("client: { token_endpoint_auth_method: 'client_secret_post' }");
 		expect(auth).toContain("return token.provider === 'idp' ? refreshAccessToken(idp, token) : token;");
 		expect(auth).toContain('delete fields.refresh_token;');
-		expect(auth).toContain('export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, getProviders } = SvelteKitAuth(');
+		expect(auth).toContain('export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, verifyEmail, getProviders } = SvelteKitAuth(');
 	});
 
 	it('gives the sign-in page a load with the provider buttons only when a provider needs one', async () => {
@@ -392,6 +392,7 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 					'src/routes/signin/+page.server.js',
 					'src/routes/signin/forgot-password/+page.server.js',
 					'src/routes/signin/reset-password/+page.server.js',
+					'src/routes/signin/verify-email/+page.server.js',
 					'src/routes/signout/+page.server.js',
 					'src/routes/signup/+page.server.js'
 				].sort()
@@ -427,7 +428,7 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 			const project = app();
 			const pages = userFiles(await planFor(project)).filter((op) => op.path.endsWith('.svelte'));
 			expect(pages.map((op) => op.path).sort()).toEqual(
-				['account', 'signin', 'signin/forgot-password', 'signin/reset-password', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
+				['account', 'signin', 'signin/forgot-password', 'signin/reset-password', 'signin/verify-email', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
 			);
 			for (const op of pages) {
 				const [, attributes, script] = scriptOf(op.content!);
@@ -451,7 +452,7 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 		const plan = await planFor(earlier);
 		expect(paths(plan).sort()).toEqual([
 			MANIFEST_PATH,
-			...['account', 'signin', 'signin/forgot-password', 'signin/reset-password', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
+			...['account', 'signin', 'signin/forgot-password', 'signin/reset-password', 'signin/verify-email', 'signout', 'signup'].map((route) => `src/routes/${route}/+page.svelte`)
 		]);
 		const manifest = parseManifest(contentOf(plan, MANIFEST_PATH))!;
 		expect(Object.keys(manifest.files).filter((path) => path.endsWith('.js'))).toEqual([]);
@@ -634,6 +635,8 @@ describe('planInit for each rate-limit store', () => {
 		expect(auth).toContain(
 			'\t\tproviders: [credentials, idp],\n' +
 				'\t\tmailer,\n' +
+				'\t\t// true: a new password account signs in only once it has followed the link mailed at sign-up.\n' +
+				'\t\tpasswords: { requireEmailVerification: false },\n' +
 				'\t\t// Sign-in and sign-up rate-limit counters live in Redis at REDIS_URL (a local one when unset), shared by every server.\n' +
 				"\t\trateLimit: { store: redisRateLimitStore({ url: env.REDIS_URL || 'redis://127.0.0.1:6379' }) },\n" +
 				'\t\tcallbacks: {\n'
@@ -648,7 +651,7 @@ describe('planInit for each rate-limit store', () => {
 			"import { AUTH_SQLITE_FILE, EMAIL_SERVER, EMAIL_FROM, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL, REDIS_URL } from '$app/env/private';"
 		);
 		expect(auth).toContain("import { redisRateLimitStore } from '#lib/server/auth/rate-limit-redis.js';");
-		expect(auth).toContain("\t\tproviders: [credentials],\n\t\tmailer,\n\t\t// Sign-in and sign-up rate-limit counters");
+		expect(auth).toContain("\t\tproviders: [credentials],\n\t\tmailer,\n\t\t// true: a new password account signs in only once it has followed the link mailed at sign-up.\n\t\tpasswords: { requireEmailVerification: false },\n\t\t// Sign-in and sign-up rate-limit counters");
 		expect(auth).toMatch(/\trateLimit: \{ store: redisRateLimitStore\(\{ url: REDIS_URL \|\| 'redis:\/\/127\.0\.0\.1:6379' \}\) \}\n\t\},\n/);
 		expect(auth).not.toContain('env.REDIS_URL');
 		expect(contentOf(plan, 'src/env.ts')).toContain(
@@ -665,7 +668,7 @@ describe('planInit for each rate-limit store', () => {
 		const plan = await planWith(app(), 'redis', ['credentials', 'github']);
 		const auth = contentOf(plan, 'src/auth.js')!;
 		expect(auth).toContain(`import { redisRateLimitStore } from ${specifier};`);
-		expect(auth).toContain(`\t\tproviders: [credentials, github],\n\t\tmailer,\n\t\t// Sign-in and sign-up rate-limit counters`);
+		expect(auth).toContain(`\t\tproviders: [credentials, github],\n\t\tmailer,\n\t\t// true: a new password account signs in only once it has followed the link mailed at sign-up.\n\t\tpasswords: { requireEmailVerification: false },\n\t\t// Sign-in and sign-up rate-limit counters`);
 		expect(auth).toContain(`rateLimit: { store: redisRateLimitStore({ url: ${read} || 'redis://127.0.0.1:6379' }) }\n\t},`);
 		// No TypeScript plugin: any annotation would throw.
 		parse(auth, { sourceType: 'module' });

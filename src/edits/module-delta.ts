@@ -121,26 +121,31 @@ class Delta {
 	 * so each name is checked for other uses once its users are gone.
 	 */
 	finish(): void {
+		// Last first, each against the siblings still there: of two trailing items, the first one
+		// removed takes its leading separator, and the other then is the last and takes its own.
+		const gone = new Set<Item>();
 		for (const { item, before, siblings, kind } of this.removals.sort((x, y) => y.item.start - x.item.start)) {
-			this.remove(item, before, siblings, kind);
+			if (this.remove(item, before, siblings.filter((sibling) => !gone.has(sibling)), kind)) gone.add(item);
 		}
 	}
 
-	private remove(item: Item, before: Item, siblings: Item[], kind: string): void {
+	/** Removes `item` unless the user changed it or still uses what it declares (a manual step then); says whether it did. */
+	private remove(item: Item, before: Item, siblings: Item[], kind: string): boolean {
 		const edited = this.textOf(this.target, item) !== this.textOf(this.from, before);
 		const names = declaredNames(item.node);
 		const range = removalRange(item, siblings, this.target);
 		if (edited && (kind === 'statement' || kind === 'property')) {
 			this.pending.push(`${this.file}: ${describe(item.node)} has your changes, so it was kept; delete it if you no longer need it.`);
-			return;
+			return false;
 		}
 		const used = names.filter((name) => this.usedOutside(name, range));
 		if (used.length > 0) {
 			this.pending.push(`${this.file}: ${describe(item.node)} was kept because ${used.join(', ')} is still used; delete it when nothing needs it.`);
-			return;
+			return false;
 		}
 		this.removed.push(range);
 		this.edit.remove(range[0], range[1]);
+		return true;
 	}
 
 	/** An item both renderings have, changed between them: recurse where the shape is known. */

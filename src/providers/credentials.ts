@@ -2,9 +2,11 @@ import { MAIL_ENV } from './email.js';
 import type { ProviderScaffold } from './types.js';
 
 /**
- * Email + password, stored through the adapter with a scrypt hash; adds the `/signup` page and
- * password reset (`/signin/forgot-password`, `/signin/reset-password`, whose links `src/auth.ts`
- * mails with `smtpMailer`: the {@link MAIL_ENV} settings).
+ * Email + password, stored through the adapter with a scrypt hash; adds the `/signup` page,
+ * password reset (`/signin/forgot-password`, `/signin/reset-password`) and the page of the
+ * address confirmation links (`/signin/verify-email`, used once `passwords.requireEmailVerification`
+ * is turned on in `src/auth.ts`), whose links `src/auth.ts` mails with `smtpMailer`: the
+ * {@link MAIL_ENV} settings.
  */
 export const credentials: ProviderScaffold = {
 	id: 'credentials',
@@ -23,7 +25,9 @@ export const credentials: ProviderScaffold = {
 		'signin/forgot-password/+page.server.ts',
 		'signin/forgot-password/+page.svelte',
 		'signin/reset-password/+page.server.ts',
-		'signin/reset-password/+page.svelte'
+		'signin/reset-password/+page.svelte',
+		'signin/verify-email/+page.server.ts',
+		'signin/verify-email/+page.svelte'
 	],
 	modules: ['server/auth/mail-smtp.ts'],
 	dependencies: ['nodemailer'],

@@ -3,9 +3,7 @@ import type { User } from '../../auth/types.js';
 import type { Adapter, AdapterAccount, AdapterUser } from './adapters/types.js';
 import type { Account, ResolvedConfig } from './config.js';
 import { OAuthAccountNotLinked } from './errors.js';
-import { need } from './session.js';
-
-const toUser = (user: AdapterUser): User => ({ id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null });
+import { need, toUser } from './session.js';
 
 /**
  * Finds or creates the user an OAuth account signs in as. Without an adapter the profile's user

@@ -3,6 +3,7 @@ import { redirect, type Action, type RequestEvent } from '@sveltejs/kit';
 import type { Account, GetConfig, ResolvedConfig } from './config.js';
 import { sendSignInLink } from './email.js';
 import { normalizeEmail } from './email-address.js';
+import { requireVerifiedEmail } from './email-verification.js';
 import {
 	CallbackRouteError,
 	CredentialsSignin,
@@ -15,6 +16,7 @@ import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from
 import { authorizationUrl } from './oauth/authorize.js';
 import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
 import { isOAuth1Provider } from './oauth1/types.js';
+import { PASSWORD_PROVIDER } from './passwords.js';
 import { isEmailProvider, isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
 import { countAttempt, type RateLimits } from './rate-limit.js';
 import { seeOther } from './see-other.js';
@@ -28,13 +30,15 @@ const CONTROL_FIELDS = new Set(['providerId', 'redirectTo', 'callbackUrl']);
  * Credentials sign-in: the attempt is counted against the rate limits (per client address, then
  * per email: the `email` field, else `username`), then `authorize()`, then
  * {@link completeSignIn}. A success gives the client's attempt back and clears the email's
- * count. Returns where to go (a callback-chosen URL, or undefined for the default).
+ * count. A password account must have confirmed its address when the config requires it
+ * ({@link requireVerifiedEmail}). Returns where to go (a callback-chosen URL, or undefined for
+ * the default).
  * @throws {RateLimited} over a limit, or the password-hashing queue is full.
  * @throws {RateLimitStoreError} the rate-limit store could not count the attempt.
- * @throws {CredentialsSignin} `authorize()` returned null or threw it.
+ * @throws {CredentialsSignin} `authorize()` returned null or threw it; {@link EmailNotVerified}, its subclass.
  * @throws {AccessDenied} refused by the `signIn` / `jwt` callback.
  */
-async function credentialsSignIn(event: RequestEvent, config: ResolvedConfig, provider: CredentialsConfig, form: FormData) {
+async function credentialsSignIn(event: RequestEvent, config: ResolvedConfig, provider: CredentialsConfig, form: FormData, callbackUrl: string | undefined) {
 	const credentials: Record<string, string> = {};
 	for (const [name, value] of form) if (!CONTROL_FIELDS.has(name) && typeof value === 'string') credentials[name] = value;
 	const limits = config.rateLimits;
@@ -45,6 +49,7 @@ async function credentialsSignIn(event: RequestEvent, config: ResolvedConfig, pr
 	const user = await provider.authorize(credentials, event.request);
 	if (!user) throw new CredentialsSignin('authorize() returned null.', { provider: provider.id });
 	if (limits) await forgiveAttempt(config, limits, client, email);
+	if (provider.id === PASSWORD_PROVIDER && user.id) await requireVerifiedEmail(event, config, user.id, callbackUrl);
 	const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.id ?? '' };
 	return completeSignIn(event, config, user, account, { credentials });
 }
@@ -107,7 +112,7 @@ export function signInAction(getConfig: GetConfig): Action {
 				if (typeof sent !== 'string') return sent;
 				next = sent;
 			} else if (isOAuthProvider(provider)) next = await oauthSignIn(event, config, provider, callbackUrl);
-			else next = await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form)) ?? callbackUrl);
+			else next = await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form, callbackUrl)) ?? callbackUrl);
 		} catch (err) {
 			const refused = refusedAttempt(event, config, err, formText(form.get('email')) ?? '', 'Sign-in');
 			if (refused) return refused;

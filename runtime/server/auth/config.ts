@@ -95,9 +95,11 @@ export interface SvelteKitAuthConfig {
 	 * The app's auth pages. `verifyRequest`: "check your email", shown once a sign-in link is
 	 * sent (default `/signin/verify-request`); `emailLink`: the page an emailed link opens, with a
 	 * one-click "Continue signing in" form (default `/signin/email`); `resetPassword`: the page a
-	 * password-reset link opens, with the new password's form (default `/signin/reset-password`).
+	 * password-reset link opens, with the new password's form (default `/signin/reset-password`);
+	 * `verifyEmail`: the page a sign-up's confirmation link opens, with a one-click "Confirm
+	 * email" form (default `/signin/verify-email`).
 	 */
-	pages?: { signIn?: string; signOut?: string; verifyRequest?: string; emailLink?: string; resetPassword?: string };
+	pages?: { signIn?: string; signOut?: string; verifyRequest?: string; emailLink?: string; resetPassword?: string; verifyEmail?: string };
 	/**
 	 * Where the runtime answers its own routes (OAuth callbacks: `<basePath>/callback/<id>`).
 	 * Default `/auth`.
@@ -132,8 +134,24 @@ export interface SvelteKitAuthConfig {
 	 * with `EMAIL_SERVER` and `EMAIL_FROM`.
 	 */
 	mailer?: Mailer;
-	/** Password accounts (`passwords.ts`). `resetMaxAge`: seconds a password-reset link works, default 1 hour. */
-	passwords?: { resetMaxAge?: number };
+	/** Password accounts (`passwords.ts`); see {@link PasswordOptions}. */
+	passwords?: Partial<PasswordOptions>;
+}
+
+/** What the config's `passwords` sets, with its defaults. */
+export interface PasswordOptions {
+	/** Seconds a password-reset link works. Default 1 hour. */
+	resetMaxAge: number;
+	/**
+	 * Whether a password account must confirm its address before it can sign in: sign-up mails
+	 * a link instead of signing in, and a password sign-in of an unconfirmed account is refused
+	 * (`EmailNotVerified`) with a fresh link mailed. Following the link sets the user's
+	 * `emailVerified`. Default false. Accounts made before it was turned on confirm theirs at
+	 * their next sign-in.
+	 */
+	requireEmailVerification: boolean;
+	/** Seconds a sign-up's confirmation link works. Default 24 hours. */
+	verificationMaxAge: number;
 }
 
 /** Resolves the config for a request (object form: once; function form: per request). */
@@ -150,7 +168,7 @@ export interface ResolvedConfig {
 	strategy: 'jwt' | 'database';
 	maxAge: number;
 	updateAge: number;
-	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string; resetPassword: string };
+	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string; resetPassword: string; verifyEmail: string };
 	/** Without a trailing slash. */
 	basePath: string;
 	callbacks: Callbacks;
@@ -161,8 +179,7 @@ export interface ResolvedConfig {
 	/** Undefined when `rateLimit` is false. */
 	rateLimits?: RateLimits;
 	mailer: Mailer;
-	/** Seconds. */
-	passwordResetMaxAge: number;
+	passwords: PasswordOptions;
 }
 
 const DAY = 24 * 60 * 60;
@@ -178,11 +195,15 @@ const EMAIL_ADAPTER_METHODS = [
 	'linkAccount'
 ] as const;
 
+/** What confirming a password account's address needs of the adapter, beyond what password sign-in needs. */
+const VERIFY_EMAIL_ADAPTER_METHODS = ['createVerificationToken', 'useVerificationToken', 'getUser', 'getUserByEmail', 'updateUser'] as const;
+
 /**
  * Applies defaults and validates.
  * @throws {MissingSecret} no secret, or one shorter than 32 characters.
- * @throws {MissingAdapter} `database` strategy without an adapter; an email provider with an
- *   adapter that lacks a method email sign-in needs (the message names them).
+ * @throws {MissingAdapter} `database` strategy without an adapter; an email provider, or
+ *   `passwords.requireEmailVerification`, with an adapter that lacks a method it needs (the
+ *   message names them).
  * @throws {InvalidUrl} `url` is given but is not an absolute URL.
  * @see spec/interface.md "Authentication" rules 1-3
  */
@@ -209,6 +230,10 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 	if (lacking.length > 0) {
 		throw new MissingAdapter(`The ${email!.id} provider needs an adapter with ${lacking.join('(), ')}().`);
 	}
+	const unverifiable = config.passwords?.requireEmailVerification ? VERIFY_EMAIL_ADAPTER_METHODS.filter((method) => !config.adapter?.[method]) : [];
+	if (unverifiable.length > 0) {
+		throw new MissingAdapter(`passwords.requireEmailVerification needs an adapter with ${unverifiable.join('(), ')}().`);
+	}
 	const logger: Logger = { error: (error) => console.error(error), ...config.logger };
 	for (const provider of providers.filter(isOAuthProvider)) {
 		const missing = missingSettings(provider);
@@ -233,7 +258,8 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 			signOut: config.pages?.signOut ?? '/signout',
 			verifyRequest: config.pages?.verifyRequest ?? '/signin/verify-request',
 			emailLink: config.pages?.emailLink ?? '/signin/email',
-			resetPassword: config.pages?.resetPassword ?? '/signin/reset-password'
+			resetPassword: config.pages?.resetPassword ?? '/signin/reset-password',
+			verifyEmail: config.pages?.verifyEmail ?? '/signin/verify-email'
 		},
 		basePath: (config.basePath ?? '/auth').replace(/\/+$/, ''),
 		callbacks: config.callbacks ?? {},
@@ -242,7 +268,11 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 		redirectProxyUrl: config.redirectProxyUrl,
 		rateLimits: createRateLimits(config.rateLimit),
 		mailer: config.mailer ?? logMailer,
-		passwordResetMaxAge: config.passwords?.resetMaxAge ?? 60 * 60
+		passwords: {
+			resetMaxAge: config.passwords?.resetMaxAge ?? 60 * 60,
+			requireEmailVerification: config.passwords?.requireEmailVerification ?? false,
+			verificationMaxAge: config.passwords?.verificationMaxAge ?? DAY
+		}
 	};
 }
 

@@ -9,11 +9,11 @@ import { AdapterError, CallbackRouteError, EmailSignInError, Verification } from
 import { callbackUrlOf, clientAddress, formText, readForm } from './form.js';
 import { isEmailProvider, type EmailConfig } from './providers/types.js';
 import { countAttempt } from './rate-limit.js';
-import { appOriginOf, safeRedirectTarget } from './redirects.js';
+import { appOriginOf } from './redirects.js';
 import { seeOther } from './see-other.js';
-import { need } from './session.js';
+import { need, toUser } from './session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
-import { issueVerificationToken, useVerificationToken } from './verification-tokens.js';
+import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './verification-tokens.js';
 
 /** The refusal of an address that is not one (400); `email` refills the form. */
 export type InvalidEmailFailure = ActionFailure<{ error: 'InvalidEmail'; message: string; email: string }>;
@@ -50,11 +50,7 @@ export async function sendSignInLink(
 
 	const origin = appOriginOf(event.url, config);
 	const { token, expires } = await issueVerificationToken(config, email, provider.maxAge);
-	const query = new URLSearchParams({ token, email });
-	const callbackUrl = callbackUrlOf(event, form);
-	const target = callbackUrl && safeRedirectTarget(callbackUrl, origin, true);
-	if (target && target !== '/') query.set('callbackUrl', target);
-	const url = `${origin}${config.pages.emailLink}?${query}`;
+	const url = emailedLinkUrl(origin, config.pages.emailLink, { token, email }, callbackUrlOf(event, form));
 	try {
 		await provider.sendVerificationRequest({ identifier: email, url, expires, provider, token, request: event.request });
 	} catch (err) {
@@ -124,7 +120,7 @@ async function verifiedUser(config: ResolvedConfig, provider: EmailConfig, typed
 			if (!(await linked())) throw err;
 		}
 	}
-	return { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null };
+	return toUser(user);
 }
 
 /** The first email sign-in's user. A concurrent one for the same address (two links, two tabs) may win the race: its user is the one. */

@@ -59,6 +59,15 @@ export class CredentialsSignin extends AuthError {
 	code = 'credentials';
 }
 
+/**
+ * A password sign-in refused because the account's address is not confirmed yet, with
+ * `passwords.requireEmailVerification` on (`code` `EmailNotVerified`). Thrown only once the
+ * password is right, so the code tells nothing to someone who does not know it.
+ */
+export class EmailNotVerified extends CredentialsSignin {
+	override code = 'EmailNotVerified';
+}
+
 /** The sign-in request named a provider that is not configured. */
 export class InvalidProvider extends AuthError {
 	static override readonly type = 'InvalidProvider';

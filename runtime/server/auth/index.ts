@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 export { SvelteKitAuth } from './kit.js';
 export type { AppEnvironment, AppProvider, Handle, SvelteKitAuthResult } from './kit.js';
-export type { Account, Callbacks, JWT, Logger, SvelteKitAuthConfig } from './config.js';
+export type { Account, Callbacks, JWT, Logger, PasswordOptions, SvelteKitAuthConfig } from './config.js';
 export type { Session, User } from '../../auth/types.js';
 export type {
 	Adapter,
@@ -41,6 +41,7 @@ export {
 	AuthError,
 	CallbackRouteError,
 	CredentialsSignin,
+	EmailNotVerified,
 	InvalidCheck,
 	InvalidProvider,
 	InvalidUrl,

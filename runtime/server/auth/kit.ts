@@ -6,6 +6,7 @@ import { signInAction, signOutAction } from './actions.js';
 import type { Awaitable } from './adapters/types.js';
 import { resolveConfig, type GetConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
 import { emailLinkAction } from './email.js';
+import { verifyEmailAction } from './email-verification.js';
 import { proxyUrlOf } from './oauth/proxy.js';
 import { changePasswordAction, requestPasswordResetAction, resetPasswordAction } from './password-account.js';
 import { isOAuthProvider, type OAuthConfig, type OAuthProviderButtonStyles, type ProviderConfig, type ProviderType } from './providers/types.js';
@@ -68,6 +69,8 @@ export interface SvelteKitAuthResult {
 	resetPassword: Action;
 	/** The account page's action: the signed-in user changes their password (see {@link changePasswordAction}). */
 	changePassword: Action;
+	/** The action of the page a sign-up's confirmation link opens: confirms the address and signs in (see {@link verifyEmailAction}). */
+	verifyEmail: Action;
 	/** The providers, for a sign-in page's `load` to draw one button each. */
 	getProviders(event: RequestEvent): Promise<AppProvider[]>;
 }
@@ -79,8 +82,9 @@ export interface SvelteKitAuthResult {
  *   from the cookie on the first call and memoized for the request (requests that never call
  *   it pay nothing). It also answers OAuth callbacks, `<basePath>/callback/<provider id>`.
  * - `signIn` / `signOut` / `signUp` / `emailLink` / `requestPasswordReset` / `resetPassword` /
- *   `changePassword` are form actions for the `/signin`, `/signout`, `/signup`,
- *   `/signin/email`, `/signin/forgot-password`, `/signin/reset-password` and `/account` pages.
+ *   `changePassword` / `verifyEmail` are form actions for the `/signin`, `/signout`, `/signup`,
+ *   `/signin/email`, `/signin/forgot-password`, `/signin/reset-password`, `/account` and
+ *   `/signin/verify-email` pages.
  * - The guards `requireSession()` / `requireUser()` (guards.ts) find this config through the
  *   request, and the current request through `app.getRequestEvent`.
  *
@@ -146,6 +150,7 @@ export function SvelteKitAuth(
 		requestPasswordReset: requestPasswordResetAction(getConfig),
 		resetPassword: resetPasswordAction(getConfig),
 		changePassword: changePasswordAction(getConfig),
+		verifyEmail: verifyEmailAction(getConfig),
 		getProviders
 	};
 }

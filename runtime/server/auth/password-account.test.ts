@@ -2,14 +2,12 @@ import { availableParallelism } from 'node:os';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { freezeDate } from '../../test/clock.js';
 import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
+import { passwordApp } from '../../test/password-app.js';
 import { inboxForTests } from '../../test/smtp.js';
 import { MemoryAdapter } from './adapters/memory.js';
 import type { Adapter } from './adapters/types.js';
 import type { SvelteKitAuthConfig } from './config.js';
-import { SvelteKitAuth } from './kit.js';
-import { smtpMailer } from './mail-smtp.js';
 import { authorizeWithPassword, configurePasswordHashing, hashPassword, registerWithPassword, type RegisterAdapter } from './passwords.js';
-import Credentials from './providers/credentials.js';
 import Email from './providers/email.js';
 import { memoryRateLimitStore } from './rate-limit.js';
 import { hashToken } from './verification-tokens.js';
@@ -20,20 +18,7 @@ const logger = { error: vi.fn() };
 const inbox = inboxForTests();
 beforeEach(() => logger.error.mockClear());
 
-function app(extra: Partial<SvelteKitAuthConfig> = {}, adapter: Adapter = MemoryAdapter()) {
-	const credentials = Credentials({ credentials: { email: {}, password: {} }, authorize: (fields) => authorizeWithPassword(adapter as never, fields) });
-	const config: SvelteKitAuthConfig = {
-		secret,
-		logger,
-		adapter,
-		trustHost: true,
-		providers: [credentials],
-		rateLimit: { store: memoryRateLimitStore() },
-		mailer: smtpMailer({ server: inbox().url, from: 'Example <no-reply@example.com>' }),
-		...extra
-	};
-	return { adapter, auth: SvelteKitAuth(config) };
-}
+const app = (extra: Partial<SvelteKitAuthConfig> = {}, adapter?: Adapter) => passwordApp(inbox(), { secret, logger, ...extra }, adapter);
 type Auth = ReturnType<typeof app>['auth'];
 
 async function register(adapter: Adapter, email: string, password = 'correct horse') {

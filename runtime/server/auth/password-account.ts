@@ -1,19 +1,18 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { fail, redirect, type Action, type ActionFailure } from '@sveltejs/kit';
+import { fail, type Action, type ActionFailure } from '@sveltejs/kit';
 import type { AdapterAccount } from './adapters/types.js';
-import type { Account, GetConfig, ResolvedConfig } from './config.js';
+import type { GetConfig, ResolvedConfig } from './config.js';
 import { isEmail, normalizeEmail } from './email-address.js';
 import { AdapterError, EmailSignInError, Verification } from './errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
 import { requireUser } from './guards.js';
 import { linkMail } from './mail.js';
-import { checkNewPassword, hashPassword, PASSWORD_PROVIDER, verifyPassword } from './passwords.js';
+import { checkNewPassword, hashPassword, passwordAccount, PASSWORD_PROVIDER, verifyPassword } from './passwords.js';
 import { countAttempt } from './rate-limit.js';
 import { appOriginOf } from './redirects.js';
-import { seeOther } from './see-other.js';
-import { endUserSessions, need, startSession } from './session.js';
-import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
-import { issueVerificationToken, useVerificationToken } from './verification-tokens.js';
+import { endUserSessions, need, startSession, toUser } from './session.js';
+import { finishSignIn } from './signin.js';
+import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './verification-tokens.js';
 
 /** The verification-token identifier of a password reset: apart from email sign-in links, whose identifier is the bare address. */
 const resetIdentifier = (email: string) => `password-reset:${email}`;
@@ -56,8 +55,8 @@ export function requestPasswordResetAction(getConfig: GetConfig): Action {
 		}
 		const origin = appOriginOf(event.url, config);
 		if (await need(config, 'getAccount')(email, PASSWORD_PROVIDER)) {
-			const { token, expires } = await issueVerificationToken(config, resetIdentifier(email), config.passwordResetMaxAge);
-			const url = `${origin}${config.pages.resetPassword}?${new URLSearchParams({ token, email })}`;
+			const { token, expires } = await issueVerificationToken(config, resetIdentifier(email), config.passwords.resetMaxAge);
+			const url = emailedLinkUrl(origin, config.pages.resetPassword, { token, email });
 			const { host } = new URL(origin);
 			const mail = linkMail(email, { subject: `Reset your password for ${host}`, intro: `Choose a new password for ${host}:`, action: 'Reset password', url, expires });
 			config.mailer(mail).catch((err: unknown) => {
@@ -78,9 +77,10 @@ export function requestPasswordResetAction(getConfig: GetConfig): Action {
  *    password hashed (so posting made-up links cannot fill the hashing queue);
  * 3. the new password is hashed (429 when the hashing queue is full, the link put back) and
  *    replaces the `credentials` account's ({@link replacePasswordHash});
- * 4. the user is signed in with a new session: with the `database` strategy every other session
- *    of the user is deleted first (their devices are signed out); the email's failed sign-in
- *    count is cleared. Ends with a 303 to the validated `callbackUrl`, or `/`.
+ * 4. the user is signed in with a new session ({@link finishSignIn}): with the `database`
+ *    strategy every other session of the user is deleted first (their devices are signed out);
+ *    the email's failed sign-in count is cleared, and `emailVerified` set if it was not (the
+ *    link reached the address). Ends with a 303 to the validated `callbackUrl`, or `/`.
  * @throws {AdapterError} the adapter failed (the page shows SvelteKit's error page).
  */
 export function resetPasswordAction(getConfig: GetConfig): Action {
@@ -116,19 +116,12 @@ export function resetPasswordAction(getConfig: GetConfig): Action {
 			return invalidLink();
 		}
 		await clearSignInCount(config, email);
-		const user = await need(config, 'getUser')(account.userId);
+		let user = await need(config, 'getUser')(account.userId);
 		if (!user) return invalidLink();
-		let next: string;
-		try {
-			await endUserSessions(event, config, user.id);
-			const chosen = await completeSignIn(event, config, { id: user.id, email: user.email, name: user.name ?? null, image: user.image ?? null }, passwordAccount(user.id));
-			next = await redirectTarget(event, config, chosen ?? callbackUrlOf(event, form));
-		} catch (err) {
-			// The password is changed; only the sign-in after it failed (the signIn callback refused, say).
-			config.logger.error(err as Error);
-			redirect(303, signInErrorUrl(event, config, errorType(err, 'CallbackRouteError')));
-		}
-		seeOther(next);
+		// The link reached the address: it is confirmed, as a confirmation link would have.
+		if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: new Date() });
+		await endUserSessions(event, config, user.id);
+		return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrlOf(event, form));
 	};
 }
 
@@ -178,9 +171,6 @@ export function changePasswordAction(getConfig: GetConfig): Action {
 		return { passwordChanged: true };
 	};
 }
-
-/** The session's account of a password sign-in, as the credentials provider gives it. */
-const passwordAccount = (userId: string): Account => ({ type: 'credentials', provider: PASSWORD_PROVIDER, providerAccountId: userId, userId });
 
 /**
  * Stores a new password hash on a `credentials` account. The contract has no method to update

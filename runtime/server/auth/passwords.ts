@@ -4,9 +4,10 @@ import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
 import type { User } from '../../auth/types.js';
 import type { Adapter, AdapterUser } from './adapters/types.js';
+import type { Account } from './config.js';
 import { isEmail, normalizeEmail } from './email-address.js';
 import { AdapterError, RateLimited } from './errors.js';
-import { adapterMethod } from './session.js';
+import { adapterMethod, toUser } from './session.js';
 
 /** OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1. */
 const COST = { N: 2 ** 17, r: 8, p: 1 } as const;
@@ -19,6 +20,9 @@ const PASSWORD_LENGTH = { min: 8, max: 1024 } as const;
 const DUMMY_HASH = 'scrypt$131072$8$1$OoTck3Tn8Zh8UIa3iAnJtw$x2kh6rLUl_pB5zPEHxXd6E5n8HDEQpYxi3vw4KBM00I';
 /** The provider id of password accounts (their `provider`, and the sign-up's account). */
 export const PASSWORD_PROVIDER = 'credentials';
+
+/** The session's account of a password sign-in, as the credentials provider gives it. */
+export const passwordAccount = (userId: string): Account => ({ type: 'credentials', provider: PASSWORD_PROVIDER, providerAccountId: userId, userId });
 
 /**
  * How many passwords are hashed at once, and how many more may wait. scrypt runs on libuv's
@@ -207,5 +211,5 @@ export async function authorizeWithPassword(
 	const hash = typeof account?.password_hash === 'string' ? account.password_hash : DUMMY_HASH;
 	const valid = (await verifyPassword(password, hash)) && account !== null && hash !== DUMMY_HASH;
 	const user = valid ? await adapter.getUser(account.userId) : null;
-	return user && { id: user.id, email: user.email, name: user.name ?? null, image: user.image ?? null };
+	return user && toUser(user);
 }

@@ -2,12 +2,16 @@
 import { randomBytes } from 'node:crypto';
 import { error, type Cookies } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
-import type { Adapter } from './adapters/types.js';
+import type { Adapter, AdapterUser } from './adapters/types.js';
 import type { Account, JWT, ResolvedConfig } from './config.js';
 import { deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
 import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from './errors.js';
 import { decodeToken, encodeToken } from './jwt.js';
 import type { Profile } from './providers/types.js';
+
+
+/** The user as sessions and callbacks see it: `id`, `name`, `email`, `image` of the adapter's record (its extra fields left out). */
+export const toUser = (user: AdapterUser): User => ({ id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null });
 
 /** The request facts the session code needs: cookies and whether it came over https. */
 export interface SessionContext {
@@ -136,7 +140,7 @@ async function readDatabaseSession(context: SessionContext, config: ResolvedConf
 	}
 	const { user } = found;
 	const session: Session = {
-		user: { id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null },
+		user: toUser(user),
 		expires: new Date(expires).toISOString()
 	};
 	return config.callbacks.session ? config.callbacks.session({ session, user }) : session;

@@ -1,10 +1,11 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { RequestEvent } from '@sveltejs/kit';
+import { redirect, type RequestEvent } from '@sveltejs/kit';
 import type { User } from '../../auth/types.js';
 import type { Account, ResolvedConfig } from './config.js';
-import { AccessDenied, AuthError, type ErrorType } from './errors.js';
+import { AccessDenied, AuthError, CallbackRouteError, type ErrorType } from './errors.js';
 import type { Profile } from './providers/types.js';
 import { safeRedirectTarget } from './redirects.js';
+import { seeOther } from './see-other.js';
 import { startSession } from './session.js';
 
 /**
@@ -35,6 +36,28 @@ export async function completeSignIn(
 	if (allowed === false) throw new AccessDenied('The signIn callback refused the sign-in.', { provider: account.provider });
 	if (!(await startSession(event, config, user, account, extra.profile))) throw new AccessDenied('The jwt callback returned null.');
 	return typeof allowed === 'string' ? allowed : undefined;
+}
+
+/**
+ * Signs in a user our own flow vouched for (a sign-up, a password reset, a confirmed address):
+ * {@link completeSignIn}, then a 303 to the URL the `signIn` callback chose, else to the
+ * validated `callbackUrl` (default `/`). A failure there (the `signIn` callback refused, the
+ * adapter failed) is logged, wrapped in {@link CallbackRouteError} unless it is an
+ * {@link AuthError}, and ends with a 303 to the sign-in page with its `?error=`.
+ * @returns never: throws SvelteKit's redirect either way.
+ */
+export async function finishSignIn(event: RequestEvent, config: ResolvedConfig, user: User, account: Account, callbackUrl: string | undefined): Promise<never> {
+	let next: string;
+	try {
+		next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account)) ?? callbackUrl);
+	} catch (err) {
+		const known = errorType(err, 'CallbackRouteError');
+		config.logger.error(
+			known === 'CallbackRouteError' ? new CallbackRouteError(`Signing in with ${account.provider} failed.`, { provider: account.provider, err: err as Error }) : (err as Error)
+		);
+		redirect(303, signInErrorUrl(event, config, known, { callbackUrl }));
+	}
+	seeOther(next);
 }
 
 /**

@@ -1,13 +1,18 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { fail, redirect, type Action } from '@sveltejs/kit';
+import { fail, type Action, type ActionFailure } from '@sveltejs/kit';
 import type { AdapterUser } from './adapters/types.js';
-import type { Account, GetConfig } from './config.js';
-import { CallbackRouteError, MissingAdapter } from './errors.js';
+import type { GetConfig } from './config.js';
+import { sendEmailVerification } from './email-verification.js';
+import { normalizeEmail } from './email-address.js';
+import { MissingAdapter } from './errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
-import { PASSWORD_PROVIDER, registerWithPassword, type RegisterAdapter } from './passwords.js';
+import { passwordAccount, registerWithPassword, type RegisterAdapter } from './passwords.js';
 import { countAttempt } from './rate-limit.js';
-import { seeOther } from './see-other.js';
-import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
+import { toUser } from './session.js';
+import { finishSignIn } from './signin.js';
+
+/** What the sign-up page shows when the new account must confirm its address first (`passwords.requireEmailVerification`). */
+export type VerificationSent = { verificationSent: true; email: string };
 
 /**
  * The `signUp` form action of the `/signup` page: creates a user with an email and a password
@@ -21,10 +26,15 @@ import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './sig
  * limit per client address or when the password-hashing queue is full. If the `signIn` callback
  * refuses the new user, the account stays and the visitor lands on the sign-in page with its
  * `?error=`.
+ *
+ * With `passwords.requireEmailVerification`, the new user is not signed in: a link to confirm
+ * the address is mailed ({@link sendEmailVerification}) and the page gets `{ verificationSent:
+ * true, email }`; if the mail cannot be sent, 503 with `EmailSignInError` (the account stays,
+ * and signing in mails a new link).
  * @throws {MissingAdapter} the adapter lacks `getUserByEmail`, `createUser` or `linkAccount`.
  */
 export function signUpAction(getConfig: GetConfig): Action {
-	return async (event) => {
+	return async (event): Promise<VerificationSent | ActionFailure<{ email: string; code?: string; error?: string; message: string }>> => {
 		const config = await getConfig(event);
 		const adapter = config.adapter;
 		if (!adapter?.getUserByEmail || !adapter.createUser || !adapter.linkAccount) {
@@ -45,16 +55,16 @@ export function signUpAction(getConfig: GetConfig): Action {
 			if (refused) return refused;
 			throw err;
 		}
-		const account: Account = { type: 'credentials', provider: PASSWORD_PROVIDER, providerAccountId: user.id, userId: user.id };
-		let next: string;
+		if (!config.passwords.requireEmailVerification) return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrl);
+		// registerWithPassword stored the address normalized, as the link must carry it.
+		const address = normalizeEmail(email);
 		try {
-			const chosen = await completeSignIn(event, config, { id: user.id, email: user.email, name: user.name ?? null, image: user.image ?? null }, account);
-			next = await redirectTarget(event, config, chosen ?? callbackUrl);
+			await sendEmailVerification(event, config, address, callbackUrl);
 		} catch (err) {
-			const known = errorType(err, 'CallbackRouteError');
-			config.logger.error(known === 'CallbackRouteError' ? new CallbackRouteError('Signing in after sign-up failed.', { provider: PASSWORD_PROVIDER, err: err as Error }) : (err as Error));
-			redirect(303, signInErrorUrl(event, config, known, { callbackUrl }));
+			config.logger.error(err as Error);
+			const message = 'Your account is created, but the email to confirm it could not be sent. Sign in to get a new one.';
+			return fail(503, { email, error: 'EmailSignInError', message });
 		}
-		seeOther(next);
+		return { verificationSent: true, email: address };
 	};
 }

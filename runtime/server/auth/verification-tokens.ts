@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { VerificationToken } from './adapters/types.js';
 import type { ResolvedConfig } from './config.js';
 import { Verification } from './errors.js';
+import { safeRedirectTarget } from './redirects.js';
 import { need } from './session.js';
 
 /**
@@ -50,4 +51,16 @@ export async function useVerificationToken(config: ResolvedConfig, identifier: s
 	if (!found) throw new Verification(`No unused link matches this token for ${identifier}.`);
 	if (found.expires.getTime() <= Date.now()) throw new Verification(`The link for ${identifier} expired at ${found.expires.toISOString()}.`);
 	return found;
+}
+
+/**
+ * The URL an emailed link opens: `page` on `origin` (the trusted one, see `appOriginOf`) with
+ * `token` and `email`, and `callbackUrl` when it is a same-origin path other than `/` (where the
+ * link's POST sends the user afterwards).
+ */
+export function emailedLinkUrl(origin: string, page: string, { token, email }: { token: string; email: string }, callbackUrl?: string): string {
+	const query = new URLSearchParams({ token, email });
+	const target = callbackUrl && safeRedirectTarget(callbackUrl, origin, true);
+	if (target && target !== '/') query.set('callbackUrl', target);
+	return `${origin}${page}?${query}`;
 }

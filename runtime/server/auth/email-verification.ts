@@ -1,0 +1,102 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { fail, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
+import type { AdapterUser } from './adapters/types.js';
+import type { GetConfig, ResolvedConfig } from './config.js';
+import { isEmail, normalizeEmail } from './email-address.js';
+import { EmailNotVerified, EmailSignInError, Verification } from './errors.js';
+import { callbackUrlOf, formText, readForm } from './form.js';
+import { linkMail } from './mail.js';
+import { passwordAccount, PASSWORD_PROVIDER } from './passwords.js';
+import { countAttempt } from './rate-limit.js';
+import { appOriginOf } from './redirects.js';
+import { need, toUser } from './session.js';
+import { finishSignIn } from './signin.js';
+import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './verification-tokens.js';
+
+/**
+ * The verification-token identifier of a link confirming a password account's address: apart
+ * from sign-in links (the bare address) and reset links (`password-reset:`), so none stands in
+ * for another.
+ */
+const verifyIdentifier = (email: string) => `verify-email:${email}`;
+
+/**
+ * Mails `email` a one-time link confirming it is the user's: a token issued for
+ * `passwords.verificationMaxAge` (default 24 hours) under `verify-email:<address>`, the link to
+ * the `pages.verifyEmail` page on the trusted origin ({@link appOriginOf}) with `token`,
+ * `email` and the validated `callbackUrl`. Waits for the config's `mailer`.
+ * @param email normalized (trimmed, lowercased), as the user's record holds it
+ * @throws {EmailSignInError} the mailer failed (the token stays unused until it expires).
+ * @throws {UntrustedHost} neither `AUTH_URL` nor a trusted host.
+ * @throws {AdapterError} storing the token failed.
+ */
+export async function sendEmailVerification(event: RequestEvent, config: ResolvedConfig, email: string, callbackUrl?: string): Promise<void> {
+	const origin = appOriginOf(event.url, config);
+	const { token, expires } = await issueVerificationToken(config, verifyIdentifier(email), config.passwords.verificationMaxAge);
+	const url = emailedLinkUrl(origin, config.pages.verifyEmail, { token, email }, callbackUrl);
+	const { host } = new URL(origin);
+	const mail = linkMail(email, { subject: `Confirm your email for ${host}`, intro: `Confirm your email address to sign in to ${host}:`, action: 'Confirm email', url, expires });
+	try {
+		await config.mailer(mail);
+	} catch (err) {
+		throw new EmailSignInError(`Sending the confirmation link to ${email} failed.`, { provider: PASSWORD_PROVIDER, err: err as Error });
+	}
+}
+
+/**
+ * The password sign-in's check, with `passwords.requireEmailVerification` on, once the password
+ * is right: a user whose `emailVerified` is null is refused, and a fresh confirmation link is
+ * mailed ({@link sendEmailVerification}) within the `emailLink` limit per address. Not sending
+ * it (over that limit, the mailer failed) is only logged: the refusal stands, and an earlier
+ * link still works.
+ * @throws {EmailNotVerified} the address is not confirmed (`?error=CredentialsSignin&code=EmailNotVerified`).
+ * @throws {AdapterError} reading the user failed.
+ */
+export async function requireVerifiedEmail(event: RequestEvent, config: ResolvedConfig, userId: string, callbackUrl: string | undefined): Promise<void> {
+	if (!config.passwords.requireEmailVerification) return;
+	const user = await need(config, 'getUser')(userId);
+	if (!user?.email || user.emailVerified) return;
+	try {
+		const limits = config.rateLimits;
+		if (limits) await countAttempt(limits, [[limits.emailLinkPerEmail, user.email]]);
+		await sendEmailVerification(event, config, user.email, callbackUrl);
+	} catch (err) {
+		config.logger.error(err as Error);
+	}
+	throw new EmailNotVerified(`${user.email} has not confirmed its address: sign-in refused, a new link mailed.`, { provider: PASSWORD_PROVIDER });
+}
+
+/** A refused confirmation link: `error` is `Verification`, `message` safe to show. */
+export type VerifyEmailFailure = ActionFailure<{ error: 'Verification'; message: string; email: string }>;
+
+/**
+ * The form action of the page a confirmation link opens (`pages.verifyEmail`). Opening the link
+ * changes nothing (mail scanners burn nothing); this POST of `token` and `email` (and
+ * `callbackUrl`) uses the token ({@link useVerificationToken}: once), sets the user's
+ * `emailVerified` to now if it was not set, and signs them in ({@link finishSignIn}: a 303 to
+ * the validated `callbackUrl`, or `/`). An unknown, used, expired or other flow's link, or an
+ * address with no user any more, is a 400 `Verification` with nothing changed.
+ * @throws {AdapterError} the adapter failed (SvelteKit's error page).
+ * @see spec/interface.md "AdapterUser" (`emailVerified`), "States and transitions" rule 3
+ */
+export function verifyEmailAction(getConfig: GetConfig): Action {
+	return async (event): Promise<VerifyEmailFailure> => {
+		const config = await getConfig(event);
+		const form = await readForm(event.request);
+		const email = normalizeEmail(formText(form.get('email')) ?? '');
+		const token = formText(form.get('token'));
+		let user: AdapterUser | null;
+		try {
+			if (!token || !isEmail(email)) throw new Verification('The confirmation link has no token or no valid address.');
+			await useVerificationToken(config, verifyIdentifier(email), token);
+			user = await need(config, 'getUserByEmail')(email);
+			if (!user) throw new Verification(`No user has the address ${email} any more.`);
+			if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: new Date() });
+		} catch (err) {
+			if (!(err instanceof Verification)) throw err;
+			config.logger.error(err);
+			return fail(400, { error: 'Verification', message: 'This link is invalid, used or expired. Sign in with your password to get a new one.', email });
+		}
+		return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrlOf(event, form));
+	};
+}
