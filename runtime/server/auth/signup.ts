@@ -2,8 +2,8 @@
 import { fail, type Action, type ActionFailure } from '@sveltejs/kit';
 import type { AdapterUser } from './adapters/types.js';
 import type { GetConfig } from './config.js';
-import { sendEmailVerification } from './email-verification.js';
 import { normalizeEmail } from './email-address.js';
+import { sendEmailVerification } from './email-verification.js';
 import { MissingAdapter } from './errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
 import { passwordAccount, registerWithPassword, type RegisterAdapter } from './passwords.js';
