@@ -59,7 +59,7 @@ export interface SvelteKitAuthResult {
 	handle: Handle;
 	signIn: Action;
 	signOut: Action;
-	/** The `/signup` page's action: a new email + password account, signed in at once (see {@link signUpAction}). */
+	/** The `/signup` page's action: a new email + password account, signed in at once, or once it confirms its address with `passwords.requireEmailVerification` (see {@link signUpAction}). */
 	signUp: Action;
 	/** The action of the page an emailed sign-in link opens: uses the link and signs in (see {@link emailLinkAction}). */
 	emailLink: Action;
@@ -91,7 +91,7 @@ export interface SvelteKitAuthResult {
  * `config` is an object (checked now, unless `app.building`) or a function of the request event
  * (resolved per request, when first needed).
  * @throws {MissingSecret} no `secret` of 32+ characters.
- * @throws {MissingAdapter} `database` strategy without an adapter.
+ * @throws {MissingAdapter} `database` strategy without an adapter; an email provider or `passwords.requireEmailVerification` with an adapter that lacks what it needs.
  * @throws {InvalidUrl} `url` is not an absolute URL.
  * @see spec/interface.md "Entry point"
  */
