@@ -6,7 +6,8 @@
  * `create-auth --yes --providers credentials,idp` generates, signed in with the idp provider at
  * a dev IdP, so that its session carries the provider's tokens), on Kit 3 `ours-db-sqlite` and
  * `ours-db-postgres` (`ours` with `--strategy database` on SQLite, and on a PostgreSQL database
- * of its own) and, on Kit 2 only, `authjs` (`@auth/sveltekit` 1.x, whose peer range stops at
+ * of its own), `ours-db-postgres-cache` (`ours-db-postgres` with `session.cacheMaxAge: 5` in its
+ * `src/auth.ts`) and, on Kit 2 only, `authjs` (`@auth/sveltekit` 1.x, whose peer range stops at
  * Kit 2).
  * Each is the fixture copy + the CLI's output (ours, ours-idp) + the file layers under `bench/apps/`
  * copied over it, then installed and built with adapter-node. Kit 3 apps are installed, built
@@ -22,7 +23,7 @@ import { build, copyFixture, install, removeApp, repoRoot, runCli } from '../e2e
 import { node22 } from '../e2e/harness/node.js';
 import { postgresDatabase } from '../e2e/harness/databases.js';
 
-/** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-idp' | 'ours-db-sqlite' | 'ours-db-postgres' | 'authjs'} AppName */
+/** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-idp' | 'ours-db-sqlite' | 'ours-db-postgres' | 'ours-db-postgres-cache' | 'authjs'} AppName */
 
 /**
  * Apps without auth: no sign-in, no cookie. `floor-layout` is the floor plus a root layout
@@ -35,23 +36,36 @@ export const WITHOUT_AUTH = new Set(['floor', 'floor-layout']);
 /**
  * Apps made by the CLI, and the arguments of `create-auth --yes --no-install` for each.
  * `ours-idp` signs in with `idp` at a dev IdP (bench/idp.js); `credentials` is there too, as in
- * any app that has both. `ours-db-postgres` also gets `--database-url` of a database made for
- * it (prepareApp).
+ * any app that has both. The PostgreSQL apps also get `--database-url` of a database made for
+ * each (prepareApp).
  * @type {Partial<Record<AppName, string[]>>}
  */
 const CLI_ARGS = {
 	ours: ['--providers', 'credentials'],
 	'ours-idp': ['--providers', 'credentials,idp'],
 	'ours-db-sqlite': ['--providers', 'credentials', '--strategy', 'database', '--adapter', 'sqlite'],
-	'ours-db-postgres': ['--providers', 'credentials', '--strategy', 'database', '--adapter', 'postgres']
+	'ours-db-postgres': ['--providers', 'credentials', '--strategy', 'database', '--adapter', 'postgres'],
+	'ours-db-postgres-cache': ['--providers', 'credentials', '--strategy', 'database', '--adapter', 'postgres']
 };
+
+/**
+ * Edits of the generated `src/auth.ts`, after the CLI: each replaces its `from` text, which must
+ * be there, by `to`.
+ * @type {Partial<Record<AppName, { from: string, to: string }>>}
+ */
+const CONFIG_EDITS = {
+	'ours-db-postgres-cache': { from: 'cacheMaxAge: 0', to: 'cacheMaxAge: 5' }
+};
+
+/** Apps with a PostgreSQL database of their own. */
+const ON_POSTGRES = new Set(['ours-db-postgres', 'ours-db-postgres-cache']);
 
 /**
  * Apps that sign in with the credentials provider (sign up, then sign in): all of ours but
  * `ours-idp`.
  * @type {ReadonlySet<AppName>}
  */
-export const WITH_CREDENTIALS = new Set(['ours', 'ours-db-sqlite', 'ours-db-postgres']);
+export const WITH_CREDENTIALS = new Set(['ours', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache']);
 
 /**
  * Apps served with a dev IdP's client in their environment, and signed in there.
@@ -72,6 +86,7 @@ const LAYERS = {
 	'ours-idp': ['all', 'with-auth', 'ours'],
 	'ours-db-sqlite': ['all', 'with-auth', 'ours'],
 	'ours-db-postgres': ['all', 'with-auth', 'ours'],
+	'ours-db-postgres-cache': ['all', 'with-auth', 'ours'],
 	authjs: ['all', 'with-auth', 'authjs']
 };
 
@@ -102,7 +117,7 @@ export const KITS = {
 	3: {
 		fixture: 'kit3-ts',
 		adapter: { '@sveltejs/adapter-node': '^6.0.1' },
-		apps: ['floor', 'floor-layout', 'ours', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres'],
+		apps: ['floor', 'floor-layout', 'ours', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache'],
 		unsupported: { authjs: 'not supported: @auth/sveltekit 1.x declares @sveltejs/kit ^1.0.0 || ^2.0.0' },
 		selfOrigin: (url) => new URL(url).origin.replace(/^http:/, 'https:')
 	}
@@ -149,13 +164,13 @@ export const DEMO = { email: 'demo@example.com', password: 'correct horse batter
  * @property {number} [port]  the port it must be served on, when fixed: `ours-idp`'s IdP has
  *   its callback URL on that port (bench/idp.js); otherwise a free one each time
  * @property {Record<string, string>} versions  installed versions of the packages that matter
- * @property {() => Promise<void>} remove  drop its database (`ours-db-postgres`), delete the app
+ * @property {() => Promise<void>} remove  drop its database (the PostgreSQL apps), delete the app
  *   folder (kept for `--keep` apps)
  */
 
 /**
  * Copy the kit's fixture, apply the CLI (ours*) and the layers, install, build;
- * `ours-db-postgres` first gets a database of its own on the machine's PostgreSQL
+ * the PostgreSQL apps first get a database of their own on the machine's PostgreSQL
  * (e2e/harness/databases.js), and its tables after the install. On failure, nothing is left.
  * With `keep`, the app lives in `<tmpdir>/create-auth-e2e-bench-kit<major>-<name>` and survives
  * the run; a later `keep` run starts from a fresh fixture copy there but reuses its
@@ -171,7 +186,7 @@ export async function prepareApp(kit, name, { keep, log }) {
 	const { node, version: nodeVersion, env: toolEnv } = await toolchain(kit);
 	const dir = keep ? await freshKeptCopy(fixture, id) : await copyFixture(fixture);
 	log(`${id}: ${dir}`);
-	const database = name === 'ours-db-postgres' ? await postgresDatabase('bench') : undefined;
+	const database = ON_POSTGRES.has(name) ? await postgresDatabase('bench') : undefined;
 	const remove = async () => {
 		await database?.drop();
 		if (!keep) await removeApp(dir);
@@ -188,7 +203,7 @@ export async function prepareApp(kit, name, { keep, log }) {
 }
 
 /**
- * The CLI (ours, with `--database-url` when given), the layers, the adapter, install, the
+ * The CLI (ours, with `--database-url` when given) and its config edits, the layers, the adapter, install, the
  * auth tables (`create-auth migrate`, when a database URL is given), build.
  * @param {string} dir
  * @param {AppName} name
@@ -200,6 +215,13 @@ async function setUp(dir, name, { kit, node, toolEnv, databaseUrl, log }) {
 		const args = ['--yes', ...cliArgs, ...(databaseUrl ? ['--database-url', databaseUrl] : []), '--no-install'];
 		const cli = await runCli(dir, args, { node, env: toolEnv });
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
+	}
+	const edit = CONFIG_EDITS[name];
+	if (edit) {
+		const file = path.join(dir, 'src', 'auth.ts');
+		const config = await fs.readFile(file, 'utf8');
+		if (!config.includes(edit.from)) throw new Error(`${file} has no "${edit.from}" to edit`);
+		await fs.writeFile(file, config.replace(edit.from, edit.to));
 	}
 	for (const layer of LAYERS[name]) {
 		await fs.cp(path.join(repoRoot, 'bench', 'apps', layer), dir, { recursive: true, force: true });

@@ -66,9 +66,13 @@ const verdict = (ok) => (ok ? 'met' : '**missed**');
 /** @param {string} kit  `kit3` */
 const kitLabel = (kit) => `Kit ${kit.slice(3)}`;
 /** The apps with auth, one column each per kit that has it in the checks table. */
-const CHECKED_APPS = ['ours', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres', 'authjs'];
+const CHECKED_APPS = ['ours', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache', 'authjs'];
 /** The database-session apps, and the store each names in the targets. */
-const DATABASE_APPS = { 'ours-db-sqlite': 'SQLite', 'ours-db-postgres': 'PostgreSQL' };
+const DATABASE_APPS = {
+	'ours-db-sqlite': 'SQLite',
+	'ours-db-postgres': 'PostgreSQL',
+	'ours-db-postgres-cache': 'PostgreSQL with session.cacheMaxAge: 5'
+};
 
 /**
  * @param {Results} r

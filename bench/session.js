@@ -85,7 +85,7 @@ const withoutQuery = (/** @type {string | URL} */ url) => {
 
 /**
  * Sign in and return the `Cookie` header value that carries the session.
- * - ours, ours-db-sqlite, ours-db-postgres: POST /signup (303 → /, already signed in), then
+ * - ours, ours-db-sqlite, ours-db-postgres(-cache): POST /signup (303 → /, already signed in), then
  *   POST /signin (the form action), whose session cookie is the one kept.
  * - ours-idp: POST /signin with `providerId=idp` (303 to the dev IdP, with the flow cookie),
  *   sign in at the dev IdP (signInAtDevIdp: its login form, as a no-JS browser), then GET the

@@ -543,7 +543,9 @@ describe('planInit for each adapter and session strategy', () => {
 	});
 
 	it('renders the database strategy into the config', async () => {
-		expect(contentOf(await planWith('postgres', 'database'), 'src/auth.ts')).toContain("session: { strategy: 'database' },");
+		const config = contentOf(await planWith('postgres', 'database'), 'src/auth.ts');
+		expect(config).toMatch(/\t\t\/\/ cacheMaxAge: [^\n]+\n\t\t\/\/ [^\n]+\n\t\tsession: \{ strategy: 'database', cacheMaxAge: 0 \},\n/);
+		expect(contentOf(await planWith('sqlite', 'jwt'), 'src/auth.ts')).toMatch(/\n\t\tsession: \{ strategy: 'jwt' \},\n/);
 	});
 
 	it('drizzle: vendors the adapter and the auth tables of the app’s dialect only, re-exports them from its schema, and uses its db', async () => {

@@ -6,6 +6,7 @@ import { endpointUrl } from './oauth/client.js';
 import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import { logMailer, type Mailer } from './mail.js';
 import { createRateLimits, type RateLimitConfig, type RateLimits } from './rate-limit.js';
+import { sessionCacheFor, type SessionCache } from './session-cache.js';
 import { isEmailProvider, isOAuthProvider, type AccountTokens, type OAuthConfig, type Profile, type Provider, type ProviderConfig, type ProviderType } from './providers/types.js';
 
 /**
@@ -90,6 +91,14 @@ export interface SvelteKitAuthConfig {
 		maxAge?: number;
 		/** The session is extended at most once per this many seconds. Default 1 day. */
 		updateAge?: number;
+		/**
+		 * `database` strategy: seconds a session read from the adapter is reused by this server
+		 * process, so that a visitor's requests within that window skip the database. Default 0:
+		 * every request reads it. Sign-out and a password change in this process take effect at
+		 * once; a session deleted by another server process, or in the database directly, stays
+		 * valid here for up to this many seconds, and the session callback's `user` may be as old.
+		 */
+		cacheMaxAge?: number;
 	};
 	/**
 	 * The app's auth pages. `verifyRequest`: "check your email", shown once a sign-in link is
@@ -168,6 +177,8 @@ export interface ResolvedConfig {
 	strategy: 'jwt' | 'database';
 	maxAge: number;
 	updateAge: number;
+	/** `database` strategy with `session.cacheMaxAge` above 0: the adapter's session cache. */
+	sessionCache?: SessionCache;
 	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string; resetPassword: string; verifyEmail: string };
 	/** Without a trailing slash. */
 	basePath: string;
@@ -253,6 +264,7 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 		strategy,
 		maxAge: config.session?.maxAge ?? 30 * DAY,
 		updateAge: config.session?.updateAge ?? DAY,
+		sessionCache: strategy === 'database' ? sessionCacheFor(config.adapter, config.session?.cacheMaxAge ?? 0) : undefined,
 		pages: {
 			signIn: config.pages?.signIn ?? '/signin',
 			signOut: config.pages?.signOut ?? '/signout',

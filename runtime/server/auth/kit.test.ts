@@ -396,6 +396,89 @@ describe('database strategy', () => {
 		expect(jar).toEqual({});
 	});
 
+	describe('with session.cacheMaxAge', () => {
+		const cached = (extra: Partial<NonNullable<SvelteKitAuthConfig['session']>> = {}) => ({ strategy: 'database', cacheMaxAge: 30, ...extra }) as const;
+
+		it('reads the adapter once per cacheMaxAge seconds, where without it every request reads it', async () => {
+			const { adapter } = await store();
+			const uncached = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
+			const { jar } = await signInWith(uncached);
+			for (let i = 0; i < 3; i++) await readWith(uncached, jar);
+			expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(3);
+
+			vi.mocked(adapter.getSessionAndUser).mockClear();
+			const auth = SvelteKitAuth(config({ adapter, session: cached() }));
+			for (let i = 0; i < 3; i++) expect((await readWith(auth, jar)).session).toEqual({ user: alice, expires: '2025-01-31T00:00:00.000Z' });
+			expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1);
+			vi.setSystemTime(T0 + 29_999);
+			await readWith(auth, jar);
+			expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1);
+			vi.setSystemTime(T0 + 30_000);
+			await readWith(auth, jar);
+			expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(2);
+		});
+
+		it('a sign-out in this process ends the session at once, also for a copy of the cookie', async () => {
+			const { adapter } = await store();
+			const auth = SvelteKitAuth(config({ adapter, session: cached() }));
+			const { jar } = await signInWith(auth);
+			expect((await readWith(auth, jar)).session).toMatchObject({ user: alice });
+			await redirectOf(() => auth.signOut(fakeEvent('http://localhost/signout', { ...jar }, {}).event));
+			expect((await readWith(auth, jar)).session).toBeNull();
+		});
+
+		it('a session deleted elsewhere (another server, the database) stays valid here for at most cacheMaxAge seconds', async () => {
+			const { adapter } = await store();
+			const auth = SvelteKitAuth(config({ adapter, session: cached() }));
+			const { jar } = await signInWith(auth);
+			await readWith(auth, jar);
+			await adapter.deleteSession(jar['auth.session-token']!);
+			vi.setSystemTime(T0 + 29_000);
+			expect((await readWith(auth, jar)).session).toMatchObject({ user: alice });
+			vi.setSystemTime(T0 + 30_000);
+			expect((await readWith(auth, jar)).session).toBeNull();
+		});
+
+		it('still ends a cached session at its expiry, deleting the row', async () => {
+			const { adapter } = await store();
+			const auth = SvelteKitAuth(config({ adapter, session: cached({ maxAge: DAY }) }));
+			const { jar } = await signInWith(auth);
+			vi.setSystemTime(T0 + DAY * 1000 - 10_000);
+			expect((await readWith(auth, jar)).session).toMatchObject({ user: alice });
+			vi.setSystemTime(T0 + DAY * 1000);
+			expect((await readWith(auth, jar)).session).toBeNull();
+			expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1);
+			expect(await adapter.getSessionAndUser(jar['auth.session-token']!)).toBeNull();
+		});
+
+		it('extends a cached session once per updateAge and serves the new expiry', async () => {
+			const { adapter } = await store();
+			const auth = SvelteKitAuth(config({ adapter, session: cached({ maxAge: 7 * DAY, updateAge: DAY }) }));
+			const { jar } = await signInWith(auth);
+			vi.setSystemTime(T0 + DAY * 1000);
+			expect((await readWith(auth, jar)).session).toMatchObject({ expires: new Date(T0 + 8 * DAY * 1000).toISOString() });
+			vi.setSystemTime(T0 + DAY * 1000 + 10_000);
+			const again = await readWith(auth, jar);
+			expect(again).toMatchObject({ session: { expires: new Date(T0 + 8 * DAY * 1000).toISOString() }, writes: [] });
+			expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1);
+			expect(adapter.updateSession).toHaveBeenCalledTimes(1);
+		});
+
+		it('hands the session callback a copy: changing its user does not change the next read', async () => {
+			const { adapter } = await store();
+			const session = vi.fn(({ session, user }) => {
+				user.name = 'Mallory';
+				return session;
+			});
+			const auth = SvelteKitAuth(config({ adapter, session: cached(), callbacks: { session } }));
+			const { jar } = await signInWith(auth);
+			await readWith(auth, jar);
+			await readWith(auth, jar);
+			expect(session.mock.calls.map(([{ user }]) => user.id)).toEqual(['u1', 'u1']);
+			expect(session.mock.calls[1]![0].session.user.name).toBe('Alice');
+		});
+	});
+
 	it('fails an operation whose adapter method is missing with MissingAdapter naming it, a configuration error', async () => {
 		const { adapter } = await store();
 		const { createSession: _, ...partial } = adapter;

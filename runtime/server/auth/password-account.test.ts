@@ -242,6 +242,22 @@ describe('resetting the password from the link', () => {
 		expect(await adapter.getSessionAndUser!(fresh)).toMatchObject({ user: { id: ada.id } });
 	});
 
+	it('with a session cache (session.cacheMaxAge), signs the other devices out at once', async () => {
+		const { auth, adapter } = app({ session: { strategy: 'database', cacheMaxAge: 300 } });
+		const ada = await register(adapter, 'ada@example.com', 'old password');
+		await adapter.createSession!({ sessionToken: 'ada-laptop', userId: ada.id, expires: new Date(Date.now() + 3_600_000) });
+		const laptop = async () => {
+			const jar = new Jar();
+			jar.values.set('auth.session-token', 'ada-laptop');
+			const event = requestEvent('http://localhost/', jar);
+			await auth.handle({ event, resolve: async () => new Response('ok') });
+			return (event.locals as { auth(): Promise<unknown> }).auth();
+		};
+		expect(await laptop()).toMatchObject({ user: { id: ada.id } });
+		await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'new password');
+		expect(await laptop()).toBeNull();
+	});
+
 	it('keeps the old password when storing the new one fails half way (the account is linked back)', async () => {
 		const { auth, adapter } = app();
 		await register(adapter, 'ada@example.com', 'old password');

@@ -124,11 +124,17 @@ async function readJwtSession(context: SessionContext, config: ResolvedConfig, v
 }
 
 async function readDatabaseSession(context: SessionContext, config: ResolvedConfig, sessionToken: string): Promise<Session | null> {
-	const found = await need(config, 'getSessionAndUser')(sessionToken);
-	if (!found) return null;
+	const cache = config.sessionCache;
 	const now = Date.now();
+	let found = cache?.get(sessionToken, now);
+	if (!found) {
+		found = (await need(config, 'getSessionAndUser')(sessionToken)) ?? undefined;
+		if (!found) return null;
+		cache?.set(sessionToken, found, now);
+	}
 	let expires = found.session.expires.getTime();
 	if (expires <= now) {
+		cache?.delete(sessionToken);
 		await need(config, 'deleteSession')(sessionToken);
 		return null;
 	}
@@ -136,6 +142,7 @@ async function readDatabaseSession(context: SessionContext, config: ResolvedConf
 	if (expires - config.maxAge * 1000 + config.updateAge * 1000 <= now) {
 		expires = now + config.maxAge * 1000;
 		await need(config, 'updateSession')({ sessionToken, expires: new Date(expires) });
+		cache?.extend(sessionToken, new Date(expires));
 		setCookie(context, config, sessionToken, config.maxAge);
 	}
 	const { user } = found;
@@ -186,7 +193,9 @@ function randomSessionToken(): string {
 /** Ends the session: deletes the cookie and, with the database strategy, the session row. */
 export async function endSession(context: SessionContext, config: ResolvedConfig): Promise<void> {
 	const value = deleteSessionCookie(context, config);
-	if (value && config.strategy === 'database') await need(config, 'deleteSession')(value);
+	if (!value || config.strategy !== 'database') return;
+	config.sessionCache?.delete(value);
+	await need(config, 'deleteSession')(value);
 }
 
 /**
@@ -200,6 +209,7 @@ export async function endSession(context: SessionContext, config: ResolvedConfig
 export async function endUserSessions(context: SessionContext, config: ResolvedConfig, userId: string): Promise<void> {
 	await endSession(context, config);
 	if (config.strategy !== 'database') return;
+	config.sessionCache?.deleteUser(userId);
 	const deleteUserSessions = adapterMethod(config.adapter, 'deleteUserSessions');
 	if (deleteUserSessions) await deleteUserSessions(userId);
 	else config.logger.error(new MissingAdapter(`The adapter has no deleteUserSessions() method: the other sessions of user ${userId} stay until they expire.`));
