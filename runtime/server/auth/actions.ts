@@ -17,7 +17,7 @@ import { authorizationUrl } from './oauth/authorize.js';
 import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
 import { isOAuth1Provider } from './oauth1/types.js';
 import { PASSWORD_PROVIDER } from './passwords.js';
-import { isEmailProvider, isOAuthProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
+import { isEmailProvider, isOAuthProvider, isWebAuthnProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
 import { countAttempt, type RateLimits } from './rate-limit.js';
 import { seeOther } from './see-other.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
@@ -86,7 +86,8 @@ async function oauthSignIn(event: RequestEvent, config: ResolvedConfig, provider
  * The `signIn` form action. Form fields: `providerId` (optional with one provider),
  * `redirectTo` (or `callbackUrl`, or `?callbackUrl=` on the page), and the credentials.
  * Ends in a 303: for an OAuth provider to its authorization endpoint; for credentials to
- * the validated target; for an email provider to the verify-request page, once the link is sent
+ * the validated target; for a passkey (its `ceremonies.signIn`, `webauthn.ts`: fields `action` and `response`) to
+ * the validated target as well; for an email provider to the verify-request page, once the link is sent
  * (see {@link sendSignInLink}: a malformed address answers the page with 400 and `form` =
  * `{ error: 'InvalidEmail', message, email }`); on failure to the sign-in page with `?error=<ErrorType>` (plus `code`
  * for CredentialsSignin, and the `callbackUrl`). Every failure is logged in full; only its type
@@ -112,6 +113,7 @@ export function signInAction(getConfig: GetConfig): Action {
 				if (typeof sent !== 'string') return sent;
 				next = sent;
 			} else if (isOAuthProvider(provider)) next = await oauthSignIn(event, config, provider, callbackUrl);
+			else if (isWebAuthnProvider(provider)) next = await redirectTarget(event, config, (await provider.ceremonies.signIn(event, config, provider, form)) ?? callbackUrl);
 			else next = await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form, callbackUrl)) ?? callbackUrl);
 		} catch (err) {
 			const refused = refusedAttempt(event, config, err, formText(form.get('email')) ?? '', 'Sign-in');

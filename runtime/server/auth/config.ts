@@ -7,7 +7,7 @@ import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './er
 import { logMailer, type Mailer } from './mail.js';
 import { createRateLimits, type RateLimitConfig, type RateLimits } from './rate-limit.js';
 import { sessionCacheFor, type SessionCache } from './session-cache.js';
-import { isEmailProvider, isOAuthProvider, type AccountTokens, type OAuthConfig, type Profile, type Provider, type ProviderConfig, type ProviderType } from './providers/types.js';
+import { isEmailProvider, isOAuthProvider, isWebAuthnProvider, type AccountTokens, type OAuthConfig, type Profile, type Provider, type ProviderConfig, type ProviderType } from './providers/types.js';
 
 /**
  * The decrypted session cookie. `sub` is the user id; `iat` / `exp` are epoch seconds.
@@ -209,12 +209,24 @@ const EMAIL_ADAPTER_METHODS = [
 /** What confirming a password account's address needs of the adapter, beyond what password sign-in needs. */
 const VERIFY_EMAIL_ADAPTER_METHODS = ['createVerificationToken', 'useVerificationToken', 'getUser', 'getUserByEmail', 'updateUser'] as const;
 
+/** What passkeys need of the adapter: their authenticators, and users found, made and linked. */
+const WEBAUTHN_ADAPTER_METHODS = [
+	'createAuthenticator',
+	'getAuthenticator',
+	'listAuthenticatorsByUserId',
+	'updateAuthenticatorCounter',
+	'getUser',
+	'getUserByEmail',
+	'createUser',
+	'linkAccount'
+] as const;
+
 /**
  * Applies defaults and validates.
  * @throws {MissingSecret} no secret, or one shorter than 32 characters.
- * @throws {MissingAdapter} `database` strategy without an adapter; an email provider, or
- *   `passwords.requireEmailVerification`, with an adapter that lacks a method it needs (the
- *   message names them).
+ * @throws {MissingAdapter} `database` strategy without an adapter; an email or passkey
+ *   provider, or `passwords.requireEmailVerification`, with an adapter that lacks a method it
+ *   needs (the message names them).
  * @throws {InvalidUrl} `url` is given but is not an absolute URL.
  * @see spec/interface.md "Authentication" rules 1-3
  */
@@ -240,6 +252,11 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 	const lacking = email ? EMAIL_ADAPTER_METHODS.filter((method) => !config.adapter?.[method]) : [];
 	if (lacking.length > 0) {
 		throw new MissingAdapter(`The ${email!.id} provider needs an adapter with ${lacking.join('(), ')}().`);
+	}
+	const passkey = providers.find(isWebAuthnProvider);
+	const unsupported = passkey ? WEBAUTHN_ADAPTER_METHODS.filter((method) => !config.adapter?.[method]) : [];
+	if (unsupported.length > 0) {
+		throw new MissingAdapter(`The ${passkey!.id} provider needs an adapter with ${unsupported.join('(), ')}().`);
 	}
 	const unverifiable = config.passwords?.requireEmailVerification ? VERIFY_EMAIL_ADAPTER_METHODS.filter((method) => !config.adapter?.[method]) : [];
 	if (unverifiable.length > 0) {

@@ -21,7 +21,8 @@ export type ErrorType =
 	| 'RateLimited'
 	| 'RateLimitStoreError'
 	| 'UntrustedHost'
-	| 'Verification';
+	| 'Verification'
+	| 'WebAuthnVerificationError';
 
 /** Extra context for the server log; `err` is the underlying error, when there is one. */
 export type AuthErrorCause = Record<string, unknown> & { err?: Error };
@@ -195,4 +196,15 @@ export class EmailSignInError extends AuthError {
  */
 export class Verification extends AuthError {
 	static override readonly type = 'Verification';
+}
+
+/**
+ * A passkey ceremony that did not verify: no or an expired challenge, a response that is
+ * malformed, signed for another challenge, origin or relying party, without user verification,
+ * with a bad signature or a counter that went back, or for a passkey the adapter does not know.
+ * The visitor lands on the sign-in page with `?error=WebAuthnVerificationError`; the details
+ * stay in the server log.
+ */
+export class WebAuthnVerificationError extends AuthError {
+	static override readonly type = 'WebAuthnVerificationError';
 }

@@ -29,9 +29,12 @@ export type {
 	Provider,
 	ProviderConfig,
 	ProviderType,
+	RelyingParty,
 	TokenEndpointConfig,
 	TokenSet,
-	UserinfoEndpointConfig
+	UserinfoEndpointConfig,
+	WebAuthnCeremonies,
+	WebAuthnConfig
 } from './providers/types.js';
 export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './oauth/refresh.js';
 export type { OAuth1Config } from './oauth1/types.js';
@@ -53,7 +56,8 @@ export {
 	OAuthSignInError,
 	RateLimited,
 	RateLimitStoreError,
-	UntrustedHost
+	UntrustedHost,
+	WebAuthnVerificationError
 } from './errors.js';
 export type { AuthErrorCause, ErrorType } from './errors.js';
 export { matchesPathPrefix } from './redirects.js';

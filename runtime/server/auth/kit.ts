@@ -11,7 +11,7 @@ import { proxyUrlOf } from './oauth/proxy.js';
 import { changePasswordAction, requestPasswordResetAction, resetPasswordAction } from './password-account.js';
 import { isOAuthProvider, type OAuthConfig, type OAuthProviderButtonStyles, type ProviderConfig, type ProviderType } from './providers/types.js';
 import { registerRequest, useRequestEvent } from './guards.js';
-import { callbackProvider, oauthCallback } from './routes.js';
+import { callbackProvider, oauthCallback, webauthnOptionsProvider } from './routes.js';
 import { readSession } from './session.js';
 import { signUpAction } from './signup.js';
 
@@ -75,12 +75,16 @@ export interface SvelteKitAuthResult {
 	getProviders(event: RequestEvent): Promise<AppProvider[]>;
 }
 
+/** Paths `handle` may answer itself (the config says which exactly): OAuth callbacks, passkey options. */
+const AUTH_ROUTE = /\/(callback|webauthn-options)\//;
+
 /**
  * Sets up authentication for a SvelteKit app.
  *
  * - `handle` gives every request `event.locals.auth()`: the session or null, decoded straight
  *   from the cookie on the first call and memoized for the request (requests that never call
- *   it pay nothing). It also answers OAuth callbacks, `<basePath>/callback/<provider id>`.
+ *   it pay nothing). It also answers OAuth callbacks, `<basePath>/callback/<provider id>`, and
+ *   passkey options requests, `GET <basePath>/webauthn-options/<provider id>`.
  * - `signIn` / `signOut` / `signUp` / `emailLink` / `requestPasswordReset` / `resetPassword` /
  *   `changePassword` / `verifyEmail` are form actions for the `/signin`, `/signout`, `/signup`,
  *   `/signin/email`, `/signin/forgot-password`, `/signin/reset-password`, `/account` and
@@ -91,7 +95,7 @@ export interface SvelteKitAuthResult {
  * `config` is an object (checked now, unless `app.building`) or a function of the request event
  * (resolved per request, when first needed).
  * @throws {MissingSecret} no `secret` of 32+ characters.
- * @throws {MissingAdapter} `database` strategy without an adapter; an email provider or `passwords.requireEmailVerification` with an adapter that lacks what it needs.
+ * @throws {MissingAdapter} `database` strategy without an adapter; an email or passkey provider, or `passwords.requireEmailVerification`, with an adapter that lacks what it needs.
  * @throws {InvalidUrl} `url` is not an absolute URL.
  * @see spec/interface.md "Entry point"
  */
@@ -109,11 +113,13 @@ export function SvelteKitAuth(
 		getConfig = async () => (resolved ??= resolveConfig(config));
 	}
 
-	/** An OAuth callback is answered here (a 303); any other path goes on to the app. */
-	const callbackOrResolve: Handle = async ({ event, resolve }) => {
+	/** An OAuth callback (a 303) and a passkey options request (JSON) are answered here; any other path goes on to the app. */
+	const routeOrResolve: Handle = async ({ event, resolve }) => {
 		const resolved = await getConfig(event);
 		const provider = callbackProvider(event.url, resolved);
 		if (provider) await oauthCallback(event, resolved, provider.id);
+		const passkey = event.request.method === 'GET' ? webauthnOptionsProvider(event.url, resolved) : undefined;
+		if (passkey) return passkey.ceremonies.options(event, resolved, passkey);
 		return resolve(event);
 	};
 
@@ -123,7 +129,7 @@ export function SvelteKitAuth(
 		const locals = event.locals as { auth?: () => Promise<Session | null> };
 		locals.auth = () => (session ??= getConfig(event).then((resolved) => readSession(event, resolved)));
 		registerRequest(locals, getConfig);
-		return event.url.pathname.includes('/callback/') ? callbackOrResolve(input) : resolve(event);
+		return AUTH_ROUTE.test(event.url.pathname) ? routeOrResolve(input) : resolve(event);
 	};
 
 	const getProviders = async (event: RequestEvent): Promise<AppProvider[]> => {

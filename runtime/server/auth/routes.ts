@@ -7,7 +7,7 @@ import { callbackParams, finishAuthorization, type CallbackResult } from './oaut
 import { forwardedCallbackUrl } from './oauth/proxy.js';
 import { finishOAuth1Authorization } from './oauth1/callback.js';
 import { isOAuth1Provider } from './oauth1/types.js';
-import { isOAuthProvider, type OAuthConfig } from './providers/types.js';
+import { isOAuthProvider, isWebAuthnProvider, type OAuthConfig, type WebAuthnConfig } from './providers/types.js';
 import { seeOther } from './see-other.js';
 import { readSession } from './session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
@@ -21,6 +21,14 @@ export function callbackProvider(url: URL, config: ResolvedConfig) {
 	if (!url.pathname.startsWith(prefix)) return undefined;
 	const id = decodeURIComponent(url.pathname.slice(prefix.length));
 	return config.providers.filter(isOAuthProvider).find((provider) => provider.id === id);
+}
+
+/** The passkey provider an options request `url` is for (`<basePath>/webauthn-options/<id>`), or undefined. */
+export function webauthnOptionsProvider(url: URL, config: ResolvedConfig): WebAuthnConfig | undefined {
+	const prefix = `${config.basePath}/webauthn-options/`;
+	if (!url.pathname.startsWith(prefix)) return undefined;
+	const id = decodeURIComponent(url.pathname.slice(prefix.length));
+	return config.providers.filter(isWebAuthnProvider).find((provider) => provider.id === id);
 }
 
 /**

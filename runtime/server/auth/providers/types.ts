@@ -1,9 +1,11 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { RequestEvent } from '@sveltejs/kit';
 import type { TokenEndpointResponse } from 'oauth4webapi';
 import type { User } from '../../../auth/types.js';
 import type { Awaitable, JsonValue } from '../adapters/types.js';
+import type { ResolvedConfig } from '../config.js';
 
-/** The provider types of the spec; this runtime implements `credentials`, `oauth`, `oidc` and `email`. */
+/** The provider types of the spec; `webauthn` is the passkey provider's (`providers/passkey.ts`). */
 export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn';
 
 /** Fields every provider has. `id` is what the sign-in form posts as `providerId`. */
@@ -234,8 +236,50 @@ export type OAuthUserConfig<P extends Profile = Profile> = Omit<Partial<OAuthCon
 /** The same for OpenID Connect providers. */
 export type OIDCUserConfig<P extends Profile = Profile> = Omit<Partial<OIDCConfig<P>>, 'options' | 'type'>;
 
+/**
+ * The relying party a passkey belongs to (WebAuthn Level 3 §5.4.2): `id`, the domain passkeys
+ * are scoped to (default: the app origin's hostname); `name`, shown by the browser when a
+ * passkey is made (default: that hostname); `origin`, the origin ceremonies must come from
+ * (default: the app's, `AUTH_URL` or the trusted request's).
+ */
+export interface RelyingParty {
+	id?: string;
+	name?: string;
+	origin?: string;
+}
+
+/**
+ * A provider that signs users in with a passkey (WebAuthn): a key pair made on the user's
+ * device, the public key kept through the adapter's authenticator methods. Build one with
+ * `Passkey()` (`providers/passkey.ts`); the ceremonies are the runtime's (`webauthn.ts`).
+ * @see spec/interface.md "Provider configuration" (the WebAuthn provider type), "AdapterAuthenticator"
+ */
+export interface WebAuthnConfig extends CommonProviderOptions {
+	type: 'webauthn';
+	relyingParty: RelyingParty;
+	/**
+	 * The ceremonies (`webauthn.ts`), carried by the provider so that only apps with passkeys
+	 * load them and `@simplewebauthn/server`.
+	 */
+	ceremonies: WebAuthnCeremonies;
+	/** Milliseconds the browser gives the user to answer its passkey prompt (the WebAuthn `timeout`). */
+	timeout: number;
+	/** Whether the sign-in page offers the device's passkeys in the email field's autofill (WebAuthn conditional mediation). */
+	enableConditionalUI: boolean;
+}
+
+/**
+ * What `handle` and the `signIn` action call for a passkey provider: `options` answers
+ * `GET <basePath>/webauthn-options/<id>` (JSON), `signIn` checks a posted ceremony response and
+ * returns where the `signIn` callback chose to go, if it did.
+ */
+export interface WebAuthnCeremonies {
+	options(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig): Promise<Response>;
+	signIn(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig, form: FormData): Promise<string | undefined>;
+}
+
 /** Any provider config. */
-export type ProviderConfig = CredentialsConfig | OAuthConfig | EmailConfig;
+export type ProviderConfig = CredentialsConfig | OAuthConfig | EmailConfig | WebAuthnConfig;
 
 /** A provider, or a function that returns one (resolved once per config). */
 export type Provider = ProviderConfig | (() => ProviderConfig);
@@ -243,6 +287,11 @@ export type Provider = ProviderConfig | (() => ProviderConfig);
 /** True for `email` providers. */
 export function isEmailProvider(provider: ProviderConfig): provider is EmailConfig {
 	return provider.type === 'email';
+}
+
+/** True for `webauthn` (passkey) providers. */
+export function isWebAuthnProvider(provider: ProviderConfig): provider is WebAuthnConfig {
+	return provider.type === 'webauthn';
 }
 
 /** True for `oauth` and `oidc` providers. */

@@ -1,0 +1,298 @@
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SoftAuthenticator, type CeremonyOverrides } from '../../test/authenticator.js';
+import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
+import { MemoryAdapter } from './adapters/memory.js';
+import type { Adapter } from './adapters/types.js';
+import type { SvelteKitAuthConfig } from './config.js';
+import { MissingAdapter, WebAuthnVerificationError } from './errors.js';
+import { SvelteKitAuth } from './kit.js';
+import Passkey from './providers/passkey.js';
+import { memoryRateLimitStore } from './rate-limit.js';
+
+const secret = 's'.repeat(32);
+const ORIGIN = 'http://localhost:5173';
+const logger = { error: vi.fn() };
+beforeEach(() => logger.error.mockClear());
+
+function app(extra: Partial<SvelteKitAuthConfig> = {}, adapter: Adapter = MemoryAdapter()) {
+	const config = { secret, logger, adapter, trustHost: true, providers: [Passkey()], rateLimit: { store: memoryRateLimitStore() }, ...extra };
+	return { adapter, auth: SvelteKitAuth(config) };
+}
+type Auth = ReturnType<typeof app>['auth'];
+
+/** GET of the options route, as the page's script sends it; the JSON and the status. */
+async function optionsOf(auth: Auth, jar: Jar, query: Record<string, string> = {}) {
+	const event = requestEvent(`${ORIGIN}/auth/webauthn-options/passkey?${new URLSearchParams(query)}`, jar);
+	const response = await auth.handle({ event, resolve: async () => new Response('the app', { status: 404 }) });
+	return { status: response.status, body: await response.json(), headers: response.headers };
+}
+
+/** The sign-in form's POST of a ceremony's response. */
+function post(auth: Auth, jar: Jar, action: 'register' | 'authenticate', response: unknown, extra: Record<string, string> = {}) {
+	const form = { providerId: 'passkey', action, response: typeof response === 'string' ? response : JSON.stringify(response), ...extra };
+	return actionOutcome(auth.signIn, requestEvent(`${ORIGIN}/signin`, jar, { form }));
+}
+
+/** locals.auth() of a request with the jar's cookies. */
+async function sessionOf(auth: Auth, jar: Jar) {
+	const event = requestEvent(`${ORIGIN}/`, jar);
+	await auth.handle({ event, resolve: async () => new Response('ok') });
+	return (event.locals as { auth(): Promise<{ user?: { id?: string; email?: string | null } } | null> }).auth();
+}
+
+const signedIn = (jar: Jar) => jar.values.has('auth.session-token');
+
+/** Minimal creation options, for a passkey made outside the app. */
+const creationOptions = (rpId: string): PublicKeyCredentialCreationOptionsJSON => ({
+	challenge: 'AAAA',
+	rp: { id: rpId, name: rpId },
+	user: { id: 'someone', name: 'someone', displayName: 'someone' },
+	pubKeyCredParams: [{ type: 'public-key', alg: -7 }]
+});
+
+/** Signs a new user up: options for `email`, a passkey made, its response posted. */
+async function signUp(auth: Auth, device: SoftAuthenticator, email: string) {
+	const jar = new Jar();
+	const { body } = await optionsOf(auth, jar, { action: 'register', email });
+	const outcome = await post(auth, jar, 'register', device.register(body as PublicKeyCredentialCreationOptionsJSON), { redirectTo: '/welcome' });
+	return { jar, outcome };
+}
+
+/** A sign-in with the device's passkey; `overrides` fake one part of the response. */
+async function signIn(auth: Auth, device: SoftAuthenticator, overrides: CeremonyOverrides = {}) {
+	const jar = new Jar();
+	const { body } = await optionsOf(auth, jar);
+	const outcome = await post(auth, jar, 'authenticate', device.authenticate(body as PublicKeyCredentialRequestOptionsJSON, overrides));
+	return { jar, outcome };
+}
+
+describe('passkey sign-up', () => {
+	it('stores the user, a webauthn account and the authenticator (base64 id and key, transports), and signs the user in', async () => {
+		const { auth, adapter } = app();
+		const device = new SoftAuthenticator(ORIGIN);
+		const { jar, outcome } = await signUp(auth, device, ' Ada@Example.com ');
+		expect(outcome).toEqual({ redirect: '/welcome' });
+		expect(await sessionOf(auth, jar)).toMatchObject({ user: { email: 'ada@example.com' } });
+		const user = (await adapter.getUserByEmail!('ada@example.com'))!;
+		expect(user.emailVerified).toBeNull();
+		const credentialID = device.credentials[0]!.id.toString('base64');
+		expect(await adapter.listAuthenticatorsByUserId!(user.id)).toEqual([
+			{
+				credentialID,
+				credentialPublicKey: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),
+				counter: 0,
+				credentialDeviceType: 'singleDevice',
+				credentialBackedUp: false,
+				transports: 'internal,hybrid',
+				providerAccountId: credentialID,
+				userId: user.id
+			}
+		]);
+		expect(await adapter.getUserByAccount!({ provider: 'passkey', providerAccountId: credentialID })).toMatchObject({ id: user.id });
+	});
+
+	it('offers options for the app origin: its hostname as relying party, resident key and user verification required, not cached', async () => {
+		const { auth } = app();
+		const jar = new Jar();
+		const { status, body, headers } = await optionsOf(auth, jar, { action: 'register', email: 'ada@example.com' });
+		expect(status).toBe(200);
+		expect(headers.get('cache-control')).toBe('no-store');
+		expect(body).toMatchObject({
+			rp: { id: 'localhost', name: 'localhost' },
+			user: { name: 'ada@example.com' },
+			attestation: 'none',
+			authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+			timeout: 60000
+		});
+		expect(jar.writes.at(-1)).toMatchObject({ name: 'auth.webauthn-challenge', options: { httpOnly: true, path: '/', sameSite: 'lax', maxAge: 300 } });
+		expect(jar.writes.at(-1)!.value).not.toContain(body.challenge);
+	});
+
+	it('refuses options for a malformed address (400) and for one that has an account (409), storing nothing', async () => {
+		const { auth } = app();
+		await signUp(auth, new SoftAuthenticator(ORIGIN), 'ada@example.com');
+		const jar = new Jar();
+		expect(await optionsOf(auth, jar, { action: 'register', email: 'not an address' })).toMatchObject({ status: 400, body: { error: 'InvalidEmail' } });
+		expect(await optionsOf(auth, jar, { action: 'register', email: 'ADA@example.com' })).toMatchObject({ status: 409, body: { error: 'EmailInUse' } });
+		expect(jar.values.size).toBe(0);
+	});
+
+	it.each([
+		['another origin', { origin: 'https://evil.example' }],
+		['another relying party id', { rpId: 'evil.example' }],
+		['no user verification', { userVerified: false }],
+		['another challenge', { challenge: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }]
+	] as [string, CeremonyOverrides][])('refuses a registration with %s, creating no user', async (_, fake) => {
+		const { auth, adapter } = app();
+		const jar = new Jar();
+		const { body } = await optionsOf(auth, jar, { action: 'register', email: 'ada@example.com' });
+		expect(await post(auth, jar, 'register', new SoftAuthenticator(ORIGIN).register(body, fake))).toEqual({ redirect: '/signin?error=WebAuthnVerificationError' });
+		expect(signedIn(jar)).toBe(false);
+		expect(await adapter.getUserByEmail!('ada@example.com')).toBeNull();
+	});
+
+	it('counts sign-ups against the per-client limit', async () => {
+		const { auth, adapter } = app({ rateLimit: { store: memoryRateLimitStore(), signUp: { perClient: { max: 1, windowSeconds: 3600 } } } });
+		const device = new SoftAuthenticator(ORIGIN);
+		expect((await signUp(auth, device, 'ada@example.com')).outcome).toEqual({ redirect: '/welcome' });
+		const second = await signUp(auth, device, 'eve@example.com');
+		expect(second.outcome).toMatchObject({ status: 429, data: { error: 'RateLimited' } });
+		expect(await adapter.getUserByEmail!('eve@example.com')).toBeNull();
+	});
+});
+
+describe('passkey sign-in', () => {
+	it('signs the passkey’s user in and stores the rising counter on each use', async () => {
+		const { auth, adapter } = app();
+		const device = new SoftAuthenticator(ORIGIN);
+		await signUp(auth, device, 'ada@example.com');
+		const credentialID = device.credentials[0]!.id.toString('base64');
+		for (const expected of [1, 2]) {
+			const { jar, outcome } = await signIn(auth, device);
+			expect(outcome).toEqual({ redirect: '/' });
+			expect(await sessionOf(auth, jar)).toMatchObject({ user: { email: 'ada@example.com' } });
+			expect((await adapter.getAuthenticator!(credentialID))?.counter).toBe(expected);
+		}
+	});
+
+	it('offers discoverable-credential options: no allowCredentials, user verification required', async () => {
+		const { auth } = app();
+		const { body } = await optionsOf(auth, new Jar());
+		expect(body).toMatchObject({ rpId: 'localhost', userVerification: 'required', timeout: 60000 });
+		expect(body.allowCredentials ?? []).toEqual([]);
+	});
+
+	it('accepts a synced passkey whose counter stays 0', async () => {
+		const { auth } = app();
+		const synced = new SoftAuthenticator(ORIGIN, { counter: false });
+		await signUp(auth, synced, 'ada@example.com');
+		expect((await signIn(auth, synced)).outcome).toEqual({ redirect: '/' });
+		expect((await signIn(auth, synced)).outcome).toEqual({ redirect: '/' });
+	});
+
+	// Each row fakes one part of an otherwise valid assertion; each must be refused by our flow.
+	const refusals: [string, CeremonyOverrides | 'replay' | 'unknown' | 'no-cookie' | 'malformed'][] = [
+		['another origin', { origin: 'https://evil.example' }],
+		['another relying party id', { rpId: 'evil.example' }],
+		['another challenge', { challenge: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }],
+		['no user verification', { userVerified: false }],
+		['a registration’s clientData type', { type: 'webauthn.create' }],
+		['a counter that did not go up (a cloned authenticator)', { counter: 1 }],
+		['a response replayed with its challenge cookie', 'replay'],
+		['a passkey the adapter does not know', 'unknown'],
+		['no challenge cookie', 'no-cookie'],
+		['a response that is not JSON', 'malformed']
+	];
+	it.each(refusals)('refuses %s with WebAuthnVerificationError and no session', async (_, fake) => {
+		const { auth } = app();
+		const device = new SoftAuthenticator(ORIGIN);
+		await signUp(auth, device, 'ada@example.com');
+		expect((await signIn(auth, device)).outcome).toEqual({ redirect: '/' }); // the stored counter is 1 now
+		const jar = new Jar();
+		const { body } = await optionsOf(auth, jar);
+		let response: unknown;
+		if (fake === 'replay') {
+			const challengeCookie = jar.values.get('auth.webauthn-challenge')!;
+			response = device.authenticate(body);
+			expect(await post(auth, new Jar(), 'authenticate', response).catch(() => undefined)).toMatchObject({ redirect: '/signin?error=WebAuthnVerificationError' });
+			expect(await post(auth, jar, 'authenticate', response)).toEqual({ redirect: '/' });
+			jar.values.clear();
+			jar.values.set('auth.webauthn-challenge', challengeCookie);
+		} else if (fake === 'unknown') {
+			const stranger = new SoftAuthenticator(ORIGIN);
+			stranger.register(creationOptions('localhost'));
+			response = stranger.authenticate(body);
+		} else if (fake === 'no-cookie') {
+			response = device.authenticate(body);
+			jar.values.clear();
+		} else if (fake === 'malformed') {
+			response = '{"id":';
+		} else {
+			response = device.authenticate(body, fake);
+		}
+		const outcome = await post(auth, jar, 'authenticate', response);
+		expect(outcome).toEqual({ redirect: '/signin?error=WebAuthnVerificationError' });
+		expect(signedIn(jar)).toBe(false);
+		expect(logger.error.mock.calls.at(-1)![0]).toBeInstanceOf(WebAuthnVerificationError);
+	});
+
+	it('refuses a registration response posted as an authentication (the ceremony cookie says which)', async () => {
+		const { auth } = app();
+		const jar = new Jar();
+		const { body } = await optionsOf(auth, jar, { action: 'register', email: 'ada@example.com' });
+		const outcome = await post(auth, jar, 'authenticate', new SoftAuthenticator(ORIGIN).register(body));
+		expect(outcome).toEqual({ redirect: '/signin?error=WebAuthnVerificationError' });
+		expect(logger.error.mock.calls.at(-1)![0].message).toMatch(/ceremony started was a register/);
+	});
+});
+
+describe('a signed-in user adding a passkey', () => {
+	it('adds it to their account (their passkeys excluded from the options), and either passkey signs them in', async () => {
+		const { auth, adapter } = app();
+		const phone = new SoftAuthenticator(ORIGIN);
+		const { jar } = await signUp(auth, phone, 'ada@example.com');
+		const user = (await adapter.getUserByEmail!('ada@example.com'))!;
+		const { body } = await optionsOf(auth, jar, { action: 'register', email: 'ignored@example.com' });
+		expect(body.user.name).toBe('ada@example.com');
+		expect(body.excludeCredentials).toEqual([{ id: phone.credentials[0]!.id.toString('base64url'), type: 'public-key', transports: ['internal', 'hybrid'] }]);
+		const laptop = new SoftAuthenticator(ORIGIN);
+		expect(await post(auth, jar, 'register', laptop.register(body), { redirectTo: '/account' })).toEqual({ redirect: '/account' });
+		expect(await adapter.listAuthenticatorsByUserId!(user.id)).toHaveLength(2);
+		expect(await adapter.getUserByEmail!('ignored@example.com')).toBeNull();
+		for (const device of [phone, laptop]) expect(await sessionOf(auth, (await signIn(auth, device)).jar)).toMatchObject({ user: { id: user.id } });
+	});
+
+	it('refuses the registration when the session changed between options and response', async () => {
+		const { auth, adapter } = app();
+		const { jar } = await signUp(auth, new SoftAuthenticator(ORIGIN), 'ada@example.com');
+		const { body } = await optionsOf(auth, jar, { action: 'register' });
+		jar.values.delete('auth.session-token');
+		expect(await post(auth, jar, 'register', new SoftAuthenticator(ORIGIN).register(body))).toEqual({ redirect: '/signin?error=WebAuthnVerificationError' });
+		const user = (await adapter.getUserByEmail!('ada@example.com'))!;
+		expect(await adapter.listAuthenticatorsByUserId!(user.id)).toHaveLength(1);
+	});
+});
+
+describe('configuration and failures', () => {
+	it('fails at startup with MissingAdapter naming the authenticator methods an adapter lacks', () => {
+		const { createAuthenticator: _c, getAuthenticator: _g, ...adapter } = MemoryAdapter();
+		expect(() => app({}, adapter)).toThrow(MissingAdapter);
+		expect(() => app({}, adapter)).toThrow(/passkey provider needs an adapter with createAuthenticator\(\), getAuthenticator\(\)/);
+	});
+
+	it('takes the relying party from AUTH_URL, or as configured', async () => {
+		const fromUrl = app({ trustHost: false, url: 'https://app.example.com' }).auth;
+		expect((await optionsOf(fromUrl, new Jar())).body.rpId).toBe('app.example.com');
+		const configured = app({ providers: [Passkey({ relyingParty: { id: 'example.com', name: 'Example', origin: 'https://app.example.com' } })] }).auth;
+		expect((await optionsOf(configured, new Jar(), { action: 'register', email: 'ada@example.com' })).body.rp).toEqual({ id: 'example.com', name: 'Example' });
+	});
+
+	it('answers options with 503 JSON while the store is down, logging the cause', async () => {
+		const adapter = MemoryAdapter();
+		vi.spyOn(adapter, 'getUserByEmail').mockRejectedValue(new Error('connect ECONNREFUSED'));
+		const { auth } = app({}, adapter);
+		const answer = await optionsOf(auth, new Jar(), { action: 'register', email: 'ada@example.com' });
+		expect(answer).toMatchObject({ status: 503, body: { error: 'AdapterError', message: expect.stringMatching(/unavailable/) } });
+		expect(JSON.stringify(answer.body)).not.toContain('ECONNREFUSED');
+		expect(logger.error.mock.calls.at(-1)![0].message).toMatch(/getUserByEmail\(\) failed: connect ECONNREFUSED/);
+	});
+
+	it('deletes the new user again when storing the authenticator fails', async () => {
+		const adapter = MemoryAdapter();
+		vi.spyOn(adapter, 'createAuthenticator').mockRejectedValueOnce(new Error('disk full'));
+		const { auth } = app({}, adapter);
+		const { jar, outcome } = await signUp(auth, new SoftAuthenticator(ORIGIN), 'ada@example.com');
+		expect(outcome).toEqual({ redirect: '/signin?error=AdapterError&callbackUrl=%2Fwelcome' });
+		expect(signedIn(jar)).toBe(false);
+		expect(await adapter.getUserByEmail!('ada@example.com')).toBeNull();
+	});
+
+	it('leaves paths it does not know to the app: another provider id, a POST', async () => {
+		const { auth } = app();
+		const other = requestEvent(`${ORIGIN}/auth/webauthn-options/nope`, new Jar());
+		expect((await auth.handle({ event: other, resolve: async () => new Response('the app', { status: 404 }) })).status).toBe(404);
+		const posted = requestEvent(`${ORIGIN}/auth/webauthn-options/passkey`, new Jar(), { body: '' });
+		expect((await auth.handle({ event: posted, resolve: async () => new Response('the app', { status: 404 }) })).status).toBe(404);
+	});
+});

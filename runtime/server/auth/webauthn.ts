@@ -1,0 +1,304 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { randomUUID } from 'node:crypto';
+import { json, type Cookies, type RequestEvent } from '@sveltejs/kit';
+import {
+	generateAuthenticationOptions,
+	generateRegistrationOptions,
+	verifyAuthenticationResponse,
+	verifyRegistrationResponse,
+	type AuthenticationResponseJSON,
+	type AuthenticatorTransport,
+	type RegistrationResponseJSON
+} from '@simplewebauthn/server';
+import type { AdapterAuthenticator, AdapterUser } from './adapters/types.js';
+import type { Account, ResolvedConfig } from './config.js';
+import { isEmail, normalizeEmail } from './email-address.js';
+import { CallbackRouteError, WebAuthnVerificationError } from './errors.js';
+import { clientAddress, formText } from './form.js';
+import { seal, unseal } from './jwt.js';
+import type { WebAuthnConfig } from './providers/types.js';
+import { countAttempt } from './rate-limit.js';
+import { appOriginOf } from './redirects.js';
+import { need, readSession, toUser } from './session.js';
+import { completeSignIn, errorType } from './signin.js';
+
+/** The two WebAuthn ceremonies: making a passkey (`register`), signing in with one (`authenticate`). */
+export type WebAuthnAction = 'register' | 'authenticate';
+
+/**
+ * What a started ceremony must remember until its response is posted: the challenge, and for a
+ * registration whom the passkey is for: the signed-in user (`userId`) or a new one (`email`).
+ */
+interface Ceremony extends Record<string, unknown> {
+	provider: string;
+	action: WebAuthnAction;
+	challenge: string;
+	userId?: string;
+	email?: string;
+}
+
+/** Seconds a started ceremony stays valid. */
+const CEREMONY_MAX_AGE = 5 * 60;
+const SALT = 'auth.webauthn-challenge';
+
+/** Cookie name and attributes: the whole site, since sign-in, sign-up and account pages all post the response. */
+function ceremonyCookie(url: URL, config: ResolvedConfig) {
+	const secure = config.useSecureCookies ?? url.protocol === 'https:';
+	return { name: `${secure ? '__Secure-' : ''}auth.webauthn-challenge`, options: { path: '/', httpOnly: true, secure, sameSite: 'lax' } } as const;
+}
+
+async function saveCeremony(cookies: Cookies, url: URL, config: ResolvedConfig, ceremony: Ceremony): Promise<void> {
+	const value = await seal(ceremony, config.secrets[0]!, SALT, CEREMONY_MAX_AGE, Math.floor(Date.now() / 1000));
+	const { name, options } = ceremonyCookie(url, config);
+	cookies.set(name, value, { ...options, maxAge: CEREMONY_MAX_AGE });
+}
+
+/**
+ * Reads and deletes the ceremony cookie (a challenge answers once).
+ * @throws {WebAuthnVerificationError} absent, expired, tampered, or for another provider or action.
+ */
+async function takeCeremony(cookies: Cookies, url: URL, config: ResolvedConfig, provider: string, action: WebAuthnAction): Promise<Ceremony> {
+	const { name, options } = ceremonyCookie(url, config);
+	const value = cookies.get(name);
+	if (value) cookies.delete(name, options);
+	const ceremony = value ? await unseal<Ceremony>(value, config.secrets, SALT) : null;
+	if (!ceremony || typeof ceremony.challenge !== 'string') {
+		throw new WebAuthnVerificationError('The passkey response came without a valid challenge cookie (expired, or started elsewhere).', { provider });
+	}
+	if (ceremony.provider !== provider || ceremony.action !== action) {
+		throw new WebAuthnVerificationError(`The passkey response is a ${action} for ${provider}, but the ceremony started was a ${ceremony.action} for ${ceremony.provider}.`, { provider });
+	}
+	return ceremony;
+}
+
+/**
+ * The relying party of `provider`'s passkeys: its configured values, else the app origin
+ * (`AUTH_URL`, or the request's when the host is trusted) and that origin's hostname.
+ * @throws {UntrustedHost} no origin is configured and the host is not trusted.
+ */
+export function relyingParty(url: URL, config: ResolvedConfig, provider: WebAuthnConfig): { id: string; name: string; origin: string } {
+	const origin = provider.relyingParty.origin ?? appOriginOf(url, config);
+	const id = provider.relyingParty.id ?? new URL(origin).hostname;
+	return { id, name: provider.relyingParty.name ?? id, origin };
+}
+
+/** The spec keeps credential ids and public keys base64 (RFC 4648 §4); WebAuthn JSON has credential ids base64url (§5). */
+const toBase64 = (base64url: string) => Buffer.from(base64url, 'base64url').toString('base64');
+const toBase64Url = (base64: string) => Buffer.from(base64, 'base64').toString('base64url');
+
+/** What a registration's options request is refused with: the page shows `message`. */
+type OptionsRefusal = { error: 'InvalidEmail' | 'EmailInUse' | 'SignedOut'; message: string };
+
+/** Options are one-time values: never cached. */
+const NO_STORE = { 'cache-control': 'no-store' };
+
+const refusal = (status: number, body: OptionsRefusal) => json(body, { status, headers: NO_STORE });
+
+/**
+ * Answers `GET <basePath>/webauthn-options/<provider id>?action=authenticate|register[&email=]`
+ * with the options JSON for `@simplewebauthn/browser` (WebAuthn Level 3 §5.4 / §5.5, JSON
+ * form), and sets the ceremony cookie (sealed, httpOnly, 5 minutes) holding the challenge.
+ * - `authenticate` (the default): no `allowCredentials`, so the browser offers the device's
+ *   passkeys for this relying party; user verification required.
+ * - `register`: a passkey for the signed-in user (their existing passkeys excluded), or else for
+ *   a new account with `email` (resident key and user verification required). 400
+ *   `{ error: 'InvalidEmail', message }` for a malformed address, 409 `{ error: 'EmailInUse',
+ *   message }` when it has an account already (signing in, then adding a passkey, is the way),
+ *   401 `{ error: 'SignedOut', message }` when the signed-in user is gone from the adapter.
+ * @throws {AdapterError} the adapter failed (SvelteKit answers 500; logged by the caller's handle).
+ */
+export async function webauthnOptions(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig): Promise<Response> {
+	const action: WebAuthnAction = event.url.searchParams.get('action') === 'register' ? 'register' : 'authenticate';
+	const rp = relyingParty(event.url, config, provider);
+	if (action === 'authenticate') {
+		const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', timeout: provider.timeout });
+		await saveCeremony(event.cookies, event.url, config, { provider: provider.id, action, challenge: options.challenge });
+		return json(options, { headers: NO_STORE });
+	}
+	const signedIn = (await readSession(event, config))?.user?.id;
+	let user: { id: string; name: string; displayName: string; exclude: AdapterAuthenticator[] };
+	let whom: Pick<Ceremony, 'userId' | 'email'>;
+	if (signedIn) {
+		const found = await need(config, 'getUser')(signedIn);
+		if (!found) return refusal(401, { error: 'SignedOut', message: 'Sign in again to add a passkey.' });
+		const exclude = await need(config, 'listAuthenticatorsByUserId')(found.id);
+		const name = found.email ?? found.id;
+		user = { id: found.id, name, displayName: found.name ?? name, exclude };
+		whom = { userId: found.id };
+	} else {
+		const email = normalizeEmail(event.url.searchParams.get('email') ?? '');
+		if (!isEmail(email)) return refusal(400, { error: 'InvalidEmail', message: 'Enter a valid email address.' });
+		if (await need(config, 'getUserByEmail')(email)) {
+			return refusal(409, { error: 'EmailInUse', message: 'An account with this email exists. Sign in, then add a passkey to it.' });
+		}
+		user = { id: randomUUID(), name: email, displayName: email, exclude: [] };
+		whom = { email };
+	}
+	const options = await generateRegistrationOptions({
+		rpName: rp.name,
+		rpID: rp.id,
+		userName: user.name,
+		userDisplayName: user.displayName,
+		userID: new TextEncoder().encode(user.id),
+		timeout: provider.timeout,
+		attestationType: 'none',
+		excludeCredentials: user.exclude.map((authenticator) => ({ id: toBase64Url(authenticator.credentialID), transports: splitTransports(authenticator.transports) })),
+		authenticatorSelection: { residentKey: 'required', userVerification: 'required' }
+	});
+	await saveCeremony(event.cookies, event.url, config, { provider: provider.id, action, challenge: options.challenge, ...whom });
+	return json(options, { headers: NO_STORE });
+}
+
+/**
+ * Transports as the adapter keeps them (comma-separated, spec "AdapterAuthenticator") → the list
+ * WebAuthn takes: the browser's own names (usb, nfc, ble, internal, hybrid…), unknown ones left
+ * for the browser to ignore.
+ */
+const splitTransports = (transports: string | null | undefined) => (transports ? (transports.split(',') as AuthenticatorTransport[]) : undefined);
+
+/** The posted ceremony response: the `response` field, JSON as `@simplewebauthn/browser` returns it. */
+function postedResponse<T extends { id: string }>(form: FormData, provider: string): T {
+	try {
+		const value = JSON.parse(formText(form.get('response')) ?? '') as T;
+		if (value && typeof value === 'object' && typeof value.id === 'string' && value.id) return value;
+	} catch {
+		// Reported below, as any other malformed response.
+	}
+	throw new WebAuthnVerificationError('The passkey response is not a WebAuthn credential in JSON.', { provider });
+}
+
+/**
+ * Runs `verify` (a `@simplewebauthn/server` check), turning its throw or a `verified: false`
+ * into {@link WebAuthnVerificationError}.
+ */
+async function verified<T extends { verified: boolean }>(provider: string, what: string, verify: () => Promise<T>): Promise<T & { verified: true }> {
+	let result: T;
+	try {
+		result = await verify();
+	} catch (err) {
+		throw new WebAuthnVerificationError(`The passkey ${what} did not verify: ${(err as Error)?.message ?? err}`, { provider, err: err as Error });
+	}
+	if (!result.verified) throw new WebAuthnVerificationError(`The passkey ${what} did not verify.`, { provider });
+	return result as T & { verified: true };
+}
+
+/**
+ * A passkey sign-in POST (the `signIn` action with `providerId` of a webauthn provider): the
+ * form's `action` (`authenticate` or `register`) and `response` (the browser's credential, JSON)
+ * are checked against the ceremony cookie (see {@link webauthnOptions}) with
+ * `@simplewebauthn/server`: challenge, origin, relying party id, user presence and verification,
+ * signature, and on `authenticate` a counter that must go up (a cloned authenticator).
+ * - `authenticate`: the passkey is looked up (`getAuthenticator`), its counter stored
+ *   (`updateAuthenticatorCounter`), its user signed in.
+ * - `register` for a new account: the sign-up limit per client address is counted; the user, a
+ *   `webauthn` account and the authenticator are stored, then the user is signed in. The user
+ *   is deleted again if storing the rest fails.
+ * - `register` by a signed-in user: the passkey is added to their account (they stay signed in).
+ * Returns where to go, when the `signIn` callback chose it.
+ * @throws {WebAuthnVerificationError} anything in the ceremony that does not verify.
+ * @throws {RateLimited} over the sign-up limit (a registration for a new account).
+ * @throws {AccessDenied} refused by the `signIn` / `jwt` callback; {@link AdapterError} the adapter failed.
+ */
+export async function passkeySignIn(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig, form: FormData): Promise<string | undefined> {
+	const action = formText(form.get('action')) === 'register' ? 'register' : 'authenticate';
+	const ceremony = await takeCeremony(event.cookies, event.url, config, provider.id, action);
+	const rp = relyingParty(event.url, config, provider);
+	const expected = { expectedChallenge: ceremony.challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true };
+	if (action === 'authenticate') {
+		const response = postedResponse<AuthenticationResponseJSON>(form, provider.id);
+		const credentialID = toBase64(response.id);
+		const authenticator = await need(config, 'getAuthenticator')(credentialID);
+		if (!authenticator) throw new WebAuthnVerificationError(`No passkey with credential id ${credentialID} is stored.`, { provider: provider.id });
+		const { authenticationInfo } = await verified(provider.id, 'assertion', () =>
+			verifyAuthenticationResponse({
+				...expected,
+				response,
+				credential: { id: response.id, publicKey: Buffer.from(authenticator.credentialPublicKey, 'base64'), counter: authenticator.counter, transports: splitTransports(authenticator.transports) }
+			})
+		);
+		await need(config, 'updateAuthenticatorCounter')(credentialID, authenticationInfo.newCounter);
+		const user = await need(config, 'getUser')(authenticator.userId);
+		if (!user) throw new WebAuthnVerificationError(`The passkey ${credentialID} belongs to user ${authenticator.userId}, who is gone.`, { provider: provider.id });
+		return completeSignIn(event, config, toUser(user), passkeyAccount(provider, credentialID, user.id));
+	}
+	const response = postedResponse<RegistrationResponseJSON>(form, provider.id);
+	const { registrationInfo } = await verified(provider.id, 'registration', () => verifyRegistrationResponse({ ...expected, response }));
+	const { credential, credentialDeviceType, credentialBackedUp } = registrationInfo;
+	const credentialID = toBase64(credential.id);
+	const stored = (userId: string): AdapterAuthenticator => ({
+		credentialID,
+		credentialPublicKey: Buffer.from(credential.publicKey).toString('base64'),
+		counter: credential.counter,
+		credentialDeviceType,
+		credentialBackedUp,
+		transports: credential.transports?.join(',') ?? null,
+		providerAccountId: credentialID,
+		userId
+	});
+	if (ceremony.userId) {
+		const current = (await readSession(event, config))?.user?.id;
+		if (current !== ceremony.userId) {
+			throw new WebAuthnVerificationError(`A passkey registration started by user ${ceremony.userId} was posted by ${current ? `user ${current}` : 'a signed-out visitor'}.`, { provider: provider.id });
+		}
+		await addAuthenticator(config, provider, stored(ceremony.userId));
+		return undefined;
+	}
+	const user = await newUser(event, config, provider, ceremony.email ?? '');
+	try {
+		await addAuthenticator(config, provider, stored(user.id));
+	} catch (err) {
+		await config.adapter?.deleteUser?.(user.id);
+		throw err;
+	}
+	return completeSignIn(event, config, toUser(user), passkeyAccount(provider, credentialID, user.id));
+}
+
+/** The account a passkey signs in with: `webauthn`, keyed by the credential id (base64). */
+const passkeyAccount = (provider: WebAuthnConfig, credentialID: string, userId: string): Account => ({
+	type: 'webauthn',
+	provider: provider.id,
+	providerAccountId: credentialID,
+	userId
+});
+
+/** Stores a verified passkey: its `webauthn` account, then the authenticator. */
+async function addAuthenticator(config: ResolvedConfig, provider: WebAuthnConfig, authenticator: AdapterAuthenticator): Promise<void> {
+	const { userId, credentialID } = authenticator;
+	await need(config, 'linkAccount')({ userId, type: 'webauthn', provider: provider.id, providerAccountId: credentialID });
+	await need(config, 'createAuthenticator')(authenticator);
+}
+
+/**
+ * The user a passkey sign-up makes, after the sign-up limit per client address.
+ * @throws {WebAuthnVerificationError} the address got an account meanwhile.
+ */
+async function newUser(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig, email: string): Promise<AdapterUser> {
+	const limits = config.rateLimits;
+	if (limits) await countAttempt(limits, [[limits.signUpPerClient, clientAddress(event)]]);
+	const taken = () => new WebAuthnVerificationError(`${email} got an account while its passkey was being made.`, { provider: provider.id });
+	if (await need(config, 'getUserByEmail')(email)) throw taken();
+	try {
+		return await need(config, 'createUser')({ id: randomUUID(), email, emailVerified: null, name: null, image: null });
+	} catch (err) {
+		// Lost a race with a concurrent sign-up for the same address (unique constraint).
+		if (await need(config, 'getUserByEmail')(email)) throw taken();
+		throw err;
+	}
+}
+
+/**
+ * {@link webauthnOptions}, with its failures logged in full and answered as JSON the page can
+ * show: 503 `{ error: 'AdapterError', message }` while the store is down, else 500 `{ error:
+ * <ErrorType>, message }` (an untrusted host, a missing adapter method).
+ */
+export async function webauthnOptionsRoute(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig): Promise<Response> {
+	try {
+		return await webauthnOptions(event, config, provider);
+	} catch (err) {
+		const type = errorType(err, 'CallbackRouteError');
+		config.logger.error(type === 'CallbackRouteError' ? new CallbackRouteError('Passkey options failed.', { provider: provider.id, err: err as Error }) : (err as Error));
+		const unavailable = type === 'AdapterError';
+		const message = unavailable ? 'Sign-in is unavailable for a moment. Please try again shortly.' : 'Passkeys are not set up right on this server.';
+		return json({ error: type, message }, { status: unavailable ? 503 : 500, headers: NO_STORE });
+	}
+}
