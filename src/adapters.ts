@@ -45,6 +45,8 @@ export interface AdapterScaffold {
 	 * app's schema file, and created by the app's drizzle-kit (`pushAuthTables`).
 	 */
 	drizzle?: true;
+	/** The store has no authenticator table, so the passkey provider cannot be used with it. */
+	noPasskeys?: true;
 }
 
 /** The variable of a database server's connection URL (`--database-url` fills it). */
@@ -127,6 +129,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		label: 'Hosted database',
 		hint: 'a record API (Xata-style) with the authlib_* tables',
 		modules: ['hosted-db', 'hosted-db-client'],
+		noPasskeys: true,
 		env: [
 			{ key: 'AUTH_HOSTED_DB_URL', description: 'The hosted database, without its branch: https://<workspace>/db/<database>', value: '', example: 'https://workspace.example.com/db/app' },
 			{ key: 'AUTH_HOSTED_DB_API_KEY', description: "The hosted database's API key. Keep it secret.", value: '', example: '' },

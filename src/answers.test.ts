@@ -17,6 +17,8 @@ describe('validateAnswers', () => {
 		[{ providers: [] }, 'E_UNKNOWN_PROVIDER'],
 		[{ strategy: 'session' as never }, 'E_UNSUPPORTED_STRATEGY'],
 		[{ adapter: 'oracle' as never }, 'E_UNKNOWN_ADAPTER'],
+		[{ providers: ['credentials', 'passkey'], adapter: 'hosted-db' as const }, 'E_UNSUPPORTED_ADAPTER'],
+		[{ providers: ['credentials', 'passkey'], adapter: 'postgres' as const }, 'ok'],
 		[{ protect: ['account'] }, 'E_INVALID_PROTECT'],
 		[{ protect: ['/'] }, 'E_INVALID_PROTECT'],
 		[{ protect: ['/signin'] }, 'E_INVALID_PROTECT'],

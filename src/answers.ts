@@ -1,4 +1,4 @@
-import { ADAPTER_IDS, type AdapterId } from './adapters.js';
+import { ADAPTER_IDS, findAdapter, type AdapterId } from './adapters.js';
 import { CliError } from './errors.js';
 import { findProvider, PROVIDERS } from './providers/index.js';
 
@@ -53,7 +53,8 @@ export function splitList(value: string): string[] {
  * Checks and normalises answers from flags or prompts.
  *
  * @throws {CliError} `E_UNKNOWN_PROVIDER` (unknown id or empty list),
- *   `E_UNSUPPORTED_STRATEGY`, `E_UNKNOWN_ADAPTER`, `E_INVALID_PROTECT` (a prefix without a
+ *   `E_UNSUPPORTED_STRATEGY`, `E_UNKNOWN_ADAPTER`, `E_UNSUPPORTED_ADAPTER` (passkeys on an
+ *   adapter without authenticators), `E_INVALID_PROTECT` (a prefix without a
  *   leading `/`, `/` itself, or one that would cover the sign-in pages),
  *   `E_UNKNOWN_RATE_LIMIT_STORE`
  */
@@ -76,6 +77,13 @@ export function validateAnswers(answers: Answers): Answers {
 	}
 	if (!(ADAPTER_IDS as readonly string[]).includes(answers.adapter)) {
 		throw new CliError('E_UNKNOWN_ADAPTER', `Unknown adapter "${answers.adapter}".`, `Known adapters: ${ADAPTER_IDS.join(', ')}.`);
+	}
+	if (answers.providers.includes('passkey') && findAdapter(answers.adapter)?.noPasskeys) {
+		throw new CliError(
+			'E_UNSUPPORTED_ADAPTER',
+			`The ${answers.adapter} adapter cannot store passkeys: its schema has no authenticator table.`,
+			'Choose another --adapter (sqlite, postgres, mysql, drizzle or memory), or leave passkey out of --providers.'
+		);
 	}
 	if (!(RATE_LIMIT_STORES as readonly string[]).includes(answers.rateLimit)) {
 		throw new CliError(

@@ -91,7 +91,7 @@ export async function askMissing(given: GivenAnswers, adapters: readonly Adapter
 					await prompts.select<AdapterId>({
 						...streams,
 						message: 'Where do users and accounts live?',
-						options: adapters.map(({ id, label, hint }) => ({ value: id, label, hint })),
+						options: adapters.filter((candidate) => !(candidate.noPasskeys && providers.includes('passkey'))).map(({ id, label, hint }) => ({ value: id, label, hint })),
 						initialValue: defaultAdapter(adapters)
 					})
 				);

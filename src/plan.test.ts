@@ -102,6 +102,24 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 		expect(pkg.devDependencies['@types/better-sqlite3']).toBe(base.tool.devDependencies['@types/better-sqlite3']);
 	});
 
+	it('passkey: vendors the ceremonies and the browser helpers with @simplewebauthn at the tested ranges, and the shared sign-up page once; without it, neither', async () => {
+		const files = (plan: Awaited<ReturnType<typeof planInit>>) => plan.operations.map((op) => op.path);
+		const dependencies = (plan: Awaited<ReturnType<typeof planInit>>) => JSON.parse(plan.operations.find((op) => op.path === 'package.json')!.content!).dependencies;
+		const passkeyModules = ['src/lib/auth/passkey.ts', 'src/lib/server/auth/providers/passkey.ts', 'src/lib/server/auth/webauthn.ts'];
+		const withPasskeys = await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers: ['credentials', 'passkey'] }, project: fixture });
+		expect(files(withPasskeys)).toEqual(expect.arrayContaining(passkeyModules));
+		expect(files(withPasskeys).filter((path) => path === 'src/routes/signup/+page.svelte')).toHaveLength(1);
+		expect(dependencies(withPasskeys)).toMatchObject({
+			'@simplewebauthn/browser': base.tool.devDependencies['@simplewebauthn/browser'],
+			'@simplewebauthn/server': base.tool.devDependencies['@simplewebauthn/server']
+		});
+		const without = await planInit({ ...base, project: fixture });
+		expect(files(without).filter((path) => passkeyModules.includes(path))).toEqual([]);
+		expect(Object.keys(dependencies(without)).filter((name) => name.startsWith('@simplewebauthn/'))).toEqual([]);
+		const passkeyOnly = await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers: ['passkey'] }, project: fixture });
+		expect(files(passkeyOnly).filter((path) => path.startsWith('src/routes/signup/'))).toEqual(['src/routes/signup/+page.svelte']);
+	});
+
 	it('renders the protected prefixes into the authorization handle', async () => {
 		const plan = await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, protect: ['/account', '/admin'] }, project: fixture });
 		expect(plan.operations.find((op) => op.path === 'src/authorization.ts')!.content).toContain(

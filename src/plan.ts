@@ -205,7 +205,8 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	}
 
 	// The user's files, generated once.
-	const routes = [
+	// A page two providers share (the sign-up page of passwords and passkeys) is written once.
+	const routes = new Set([
 		'signin/+page.server.ts',
 		'signin/+page.svelte',
 		'signout/+page.server.ts',
@@ -213,7 +214,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		'account/+page.server.ts',
 		'account/+page.svelte',
 		...scaffolds.flatMap(({ routes }) => routes)
-	];
+	]);
 	const authPath = userPath(project, 'src/auth.ts');
 	await own(authPath, 'merge', render('auth.ts.hbs', contextFor(authPath)), previous && render('auth.ts.hbs', inLanguageOf(authPath, previous)));
 	const authorizationPath = userPath(project, 'src/authorization.ts');

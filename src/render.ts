@@ -25,6 +25,12 @@ export interface TemplateContext {
 	oauth: boolean;
 	/** The sign-in page has fields of its own (credentials' email and password, the email provider's address). */
 	signInFields: boolean;
+	/** The sign-in page has an email field (credentials or the email provider): passkeys are offered in its autofill. */
+	signInEmailField: boolean;
+	/** The app has a `/signup` page (credentials or passkeys). */
+	signUpPage: boolean;
+	/** The `/account` page has something to change (the password, passkeys), with its messages. */
+	accountActions: boolean;
 	/**
 	 * The names `src/auth.ts` imports from the adapter's lib module (`SQLiteAdapter`; a client
 	 * too for some), that module, and its declaration's partial.
@@ -80,6 +86,9 @@ export function templateContext(
 		imports: [...adapterImports, ...scaffolds.flatMap((scaffold) => scaffold.imports)].sort((a, b) => a.module.localeCompare(b.module)),
 		oauth: scaffolds.some((scaffold) => scaffold.type === 'oauth'),
 		signInFields: scaffolds.some((scaffold) => scaffold.type !== 'oauth'),
+		signInEmailField: scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'email'),
+		signUpPage: scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'webauthn'),
+		accountActions: scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'webauthn'),
 		adapter: {
 			names: [adapter.factory, ...(adapter.alsoImports ?? [])].sort().join(', '),
 			module: `server/auth/adapters/${answers.adapter}`,

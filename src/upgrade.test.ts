@@ -169,7 +169,7 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		const unknown = await run(next, 'add-provider', 'myspace', '-C', app);
 		expect(unknown.code).toBe(1);
 		expect(unknown.stderr).toContain('[E_UNKNOWN_PROVIDER]');
-		expect(unknown.stderr).toContain('credentials, email, idp, social, github, google, oidc');
+		expect(unknown.stderr).toContain('credentials, email, passkey, idp, social, github, google, oidc');
 		const fresh = await mkdtemp(path.join(tmpdir(), 'create-auth-fresh-'));
 		await cp(FIXTURE, fresh, { recursive: true });
 		const noManifest = await run(next, 'regenerate', '-C', fresh);

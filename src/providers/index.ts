@@ -4,11 +4,12 @@ import { github } from './github.js';
 import { google } from './google.js';
 import { idp } from './idp.js';
 import { oidc } from './oidc.js';
+import { passkey } from './passkey.js';
 import { social } from './social.js';
 import type { ProviderScaffold } from './types.js';
 
 /** Every provider id the CLI can scaffold, in prompt order. */
-export const PROVIDERS: readonly ProviderScaffold[] = [credentials, email, idp, social, github, google, oidc];
+export const PROVIDERS: readonly ProviderScaffold[] = [credentials, email, passkey, idp, social, github, google, oidc];
 
 /** The scaffold for `id`, or undefined for an id the CLI does not know. */
 export function findProvider(id: string): ProviderScaffold | undefined {

@@ -29,9 +29,10 @@ export interface ProviderScaffold {
 	hint: string;
 	/**
 	 * `oauth` for redirect-based providers (OAuth 2 / OpenID Connect): the app registers
-	 * `<origin>/auth/callback/<id>`. `credentials` and `email` have fields on the sign-in page.
+	 * `<origin>/auth/callback/<id>`. `credentials` and `email` have fields on the sign-in page,
+	 * `webauthn` (passkeys) a button there and a form on the sign-up page.
 	 */
-	type: 'credentials' | 'oauth' | 'email';
+	type: 'credentials' | 'oauth' | 'email' | 'webauthn';
 	/** Imports its declaration needs. */
 	imports: ProviderImport[];
 	/** Environment variables its declaration reads, in the order it reads them; left empty in `.env`. */

@@ -1,0 +1,18 @@
+import type { ProviderScaffold } from './types.js';
+
+/**
+ * Passkeys (WebAuthn): `/signin` gets a "Sign in with a passkey" button and offers passkeys in
+ * the email field's autofill, `/signup` a "Sign up with a passkey" form, `/account` an "Add a
+ * passkey" button. Needs an adapter with the authenticator methods (all but `hosted-db`).
+ */
+export const passkey: ProviderScaffold = {
+	id: 'passkey',
+	label: 'Passkey',
+	hint: 'Face ID, Touch ID, Windows Hello, a phone or a security key (WebAuthn)',
+	type: 'webauthn',
+	imports: [{ names: 'Passkey', module: 'server/auth/providers/passkey' }],
+	env: [],
+	routes: ['signup/+page.svelte'],
+	modules: ['server/auth/providers/passkey.ts', 'server/auth/webauthn.ts', 'auth/passkey.ts'],
+	dependencies: ['@simplewebauthn/server', '@simplewebauthn/browser']
+};
