@@ -4,7 +4,8 @@
  * SQLite adapter; the PostgreSQL and MySQL adapters on the machine's PostgreSQL and MariaDB
  * servers (a database of its own each, whose tables the CLI creates right after the install);
  * the hosted-db adapter against a local record API; and the memory adapter. Then svelte-check,
- * build, preview and Chromium through every credentials flow; the session rows are read in the
+ * build, preview and Chromium through every credentials flow (on SQLite and PostgreSQL also
+ * password reset and change, and passkeys: ./passkey-flow.ts); the session rows are read in the
  * store itself where the test can reach it: one after sign-in, none after sign-out; and on every
  * store the cookie of a signed-out session signs no one in.
  *
@@ -29,12 +30,15 @@ import { useInbox } from './email-flow.js';
 import { build, check, copyFixture, removeApp, runCli, setEnv, shareInstall, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { mysqlDatabase, postgresDatabase } from './harness/databases.js';
+import { passkeyFlows } from './passkey-flow.js';
 import { passwordFlows } from './password-flow.js';
 
 interface Store {
 	args: string[];
 	/** Rows (records) in the store's sessions table; undefined where the test cannot read the store (memory). */
 	sessions?(): Promise<number>;
+	/** Rows in the store's authenticators table (passkeys). */
+	authenticators?(): Promise<number>;
 	/** Rows in `auth_migrations`, for the adapters whose tables the CLI creates. */
 	migrations?(): Promise<number>;
 	/** Sets what the app needs in `.env` before it is built. */
@@ -97,6 +101,7 @@ const STORES: Array<{ name: string; outage?: true; redis?: true; open(appDir: ()
 		open: async (appDir) => ({
 			args: ['--adapter', 'sqlite'],
 			sessions: async () => sqliteCount(appDir(), 'auth_sessions'),
+			authenticators: async () => sqliteCount(appDir(), 'auth_authenticators'),
 			drop: async () => undefined
 		})
 	},
@@ -114,6 +119,7 @@ const STORES: Array<{ name: string; outage?: true; redis?: true; open(appDir: ()
 			return {
 				args: ['--adapter', adapter, '--database-url', database.url, ...(redis?.args ?? [])],
 				sessions: () => database.count('auth_sessions'),
+				authenticators: () => database.count('auth_authenticators'),
 				migrations: () => database.count('auth_migrations'),
 				configure: redis?.configure,
 				redis: redis?.proxy,
@@ -159,7 +165,7 @@ afterAll(async () => {
 	await inbox?.close();
 });
 
-/** The stores whose apps also go through password reset and change (ending the user's other sessions). */
+/** The stores whose apps also go through password reset and change (ending the user's other sessions), and have passkeys. */
 const PASSWORD_FLOW_STORES = new Set(['SQLite', 'PostgreSQL']);
 
 describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript app', ({ name, outage, redis, open }) => {
@@ -168,7 +174,8 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 	let server: Server | undefined;
 	let browser: Browser | undefined;
 	let cli: RunResult;
-	const args = () => ['--yes', '--providers', 'credentials', '--strategy', 'database', ...store.args];
+	const providers = PASSWORD_FLOW_STORES.has(name) ? 'credentials,passkey' : 'credentials';
+	const args = () => ['--yes', '--providers', providers, '--strategy', 'database', ...store.args];
 
 	beforeAll(async () => {
 		store = await open(() => appDir);
@@ -206,7 +213,10 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		runCliAgain: () => runCli(appDir, args())
 	}));
 
-	if (PASSWORD_FLOW_STORES.has(name)) passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'database' }));
+	if (PASSWORD_FLOW_STORES.has(name)) {
+		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'database' }));
+		passkeyFlows(() => ({ server: server!, browser: browser!, authenticators: store.authenticators }));
+	}
 
 	it('keeps one session per signed-in browser, and ends it at sign-out: the old cookie signs no one in', async () => {
 		const before = await store.sessions?.();

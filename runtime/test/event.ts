@@ -23,8 +23,20 @@ export class Jar {
 				jar.writes.push({ name, value: '', options: { ...options, maxAge: 0 } });
 				jar.values.delete(name);
 			},
-			serialize: () => ''
+			// What SvelteKit's serialize() gives for the attributes tests look at; the jar is not changed.
+			serialize: (name: string, value: string, options: Record<string, unknown>) => `${name}=${value}; Max-Age=${options.maxAge}; Path=${options.path}`
 		} as unknown as Cookies;
+	}
+
+	/** Stores the cookies of a response's own `Set-Cookie` headers (`name=value; …`), as a browser would. */
+	receive(response: Response): void {
+		for (const header of response.headers.getSetCookie()) {
+			const [pair = '', ...attributes] = header.split('; ');
+			const [name = '', value = ''] = pair.split('=');
+			const options = Object.fromEntries(attributes.map((attribute) => attribute.split('=')));
+			this.writes.push({ name, value, options });
+			this.values.set(name, value);
+		}
 	}
 
 	/** The names of the cookies set (with a value) since `from` writes. */

@@ -47,10 +47,21 @@ function ceremonyCookie(url: URL, config: ResolvedConfig) {
 	return { name: `${secure ? '__Secure-' : ''}auth.webauthn-challenge`, options: { path: '/', httpOnly: true, secure, sameSite: 'lax' } } as const;
 }
 
-async function saveCeremony(cookies: Cookies, url: URL, config: ResolvedConfig, ceremony: Ceremony): Promise<void> {
+/**
+ * The ceremony cookie's `Set-Cookie` value: the ceremony sealed (A256GCM, key derived from the
+ * secret for this use only), httpOnly, 5 minutes. The options response carries it itself:
+ * SvelteKit adds `cookies.set()` only to responses made by `resolve`.
+ */
+async function ceremonyCookieHeader(cookies: Cookies, url: URL, config: ResolvedConfig, ceremony: Ceremony): Promise<string> {
 	const value = await seal(ceremony, config.secrets[0]!, SALT, CEREMONY_MAX_AGE, Math.floor(Date.now() / 1000));
 	const { name, options } = ceremonyCookie(url, config);
-	cookies.set(name, value, { ...options, maxAge: CEREMONY_MAX_AGE });
+	return cookies.serialize(name, value, { ...options, maxAge: CEREMONY_MAX_AGE });
+}
+
+/** The options JSON with the ceremony cookie, never cached. */
+async function optionsResponse(event: RequestEvent, config: ResolvedConfig, options: object, ceremony: Ceremony): Promise<Response> {
+	const cookie = await ceremonyCookieHeader(event.cookies, event.url, config, ceremony);
+	return json(options, { headers: { ...NO_STORE, 'set-cookie': cookie } });
 }
 
 /**
@@ -112,8 +123,7 @@ export async function webauthnOptions(event: RequestEvent, config: ResolvedConfi
 	const rp = relyingParty(event.url, config, provider);
 	if (action === 'authenticate') {
 		const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', timeout: provider.timeout });
-		await saveCeremony(event.cookies, event.url, config, { provider: provider.id, action, challenge: options.challenge });
-		return json(options, { headers: NO_STORE });
+		return optionsResponse(event, config, options, { provider: provider.id, action, challenge: options.challenge });
 	}
 	const signedIn = (await readSession(event, config))?.user?.id;
 	let user: { id: string; name: string; displayName: string; exclude: AdapterAuthenticator[] };
@@ -145,8 +155,7 @@ export async function webauthnOptions(event: RequestEvent, config: ResolvedConfi
 		excludeCredentials: user.exclude.map((authenticator) => ({ id: toBase64Url(authenticator.credentialID), transports: splitTransports(authenticator.transports) })),
 		authenticatorSelection: { residentKey: 'required', userVerification: 'required' }
 	});
-	await saveCeremony(event.cookies, event.url, config, { provider: provider.id, action, challenge: options.challenge, ...whom });
-	return json(options, { headers: NO_STORE });
+	return optionsResponse(event, config, options, { provider: provider.id, action, challenge: options.challenge, ...whom });
 }
 
 /**

@@ -1,0 +1,126 @@
+/**
+ * Passkeys in an app set up by `create-auth --providers credentials,passkey,…`, in Chromium with
+ * a virtual authenticator (CDP `WebAuthn.addVirtualAuthenticator`: internal, resident keys, user
+ * verified). WebAuthn takes no IP address as relying party id, so the pages are opened at
+ * `localhost` (the server listens on 127.0.0.1).
+ */
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import type { CredentialsApp } from './credentials-flow.js';
+import { addVirtualAuthenticator } from './harness/browser.js';
+import { freshPage, signedInAs } from './password-flow.js';
+
+/** What the flows need: the app, and the authenticator rows of its store where the test can read them. */
+export interface PasskeyApp extends Pick<CredentialsApp, 'server' | 'browser'> {
+	authenticators?(): Promise<number>;
+}
+
+/** The app's URL on `localhost`: a valid relying party, unlike 127.0.0.1. */
+const onLocalhost = (url: string) => url.replace('//127.0.0.1:', '//localhost:');
+
+/** Opens `path` and waits until its scripts run (a click before hydration does nothing). */
+async function open(page: Page, url: string): Promise<void> {
+	await page.goto(url);
+	await page.waitForLoadState('networkidle');
+}
+
+async function signOut(page: Page, url: string): Promise<void> {
+	await page.goto(`${url}/account`);
+	await page.getByRole('button', { name: 'Sign out' }).click();
+	await page.waitForURL((target) => target.pathname === '/');
+}
+
+/** Signs up at `/signup` with a passkey made by the page's virtual authenticator. */
+async function signUpWithPasskey(page: Page, url: string, email: string): Promise<void> {
+	await open(page, `${url}/signup`);
+	await page.getByLabel('Email').fill(email);
+	await page.getByRole('button', { name: 'Sign up with a passkey' }).click();
+	await page.waitForURL((target) => target.pathname === '/');
+}
+
+/** Registers the flows as tests of the enclosing `describe`. */
+export function passkeyFlows(app: () => PasskeyApp): void {
+	it('signs up with a passkey, then signs in with it from the email field’s autofill and from the button, its counter rising each time, and signs out', async () => {
+		const { server, browser, authenticators } = app();
+		const url = onLocalhost(server.url);
+		const email = `passkey-${Date.now()}@example.com`;
+		const page = await freshPage(browser);
+		const device = await addVirtualAuthenticator(page);
+		const stored = await authenticators?.();
+
+		await signUpWithPasskey(page, url, email);
+		expect(await signedInAs(page, url, email)).toBe(true);
+		const [credential] = await device.credentials();
+		expect(credential).toMatchObject({ rpId: 'localhost', isResidentCredential: true, userName: email });
+		if (stored !== undefined) expect(await authenticators!()).toBe(stored + 1);
+		const counters = [credential!.signCount];
+		await signOut(page, url);
+		expect(await signedInAs(page, url, email)).toBe(false);
+
+		// Conditional mediation: the page offers the passkey in the autofill at once; the virtual
+		// authenticator, present and verified, takes it.
+		await page.goto(`${url}/signin?callbackUrl=/account`);
+		await page.waitForURL((target) => target.pathname === '/account');
+		expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
+		counters.push((await device.credentials())[0]!.signCount);
+		await signOut(page, url);
+
+		// The button: the autofill waits (no presence), the click's own prompt is answered.
+		const presence = (enabled: boolean) => device.cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId: device.authenticatorId, enabled });
+		await presence(false);
+		await open(page, `${url}/signin?callbackUrl=/account`);
+		await presence(true);
+		await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+		await page.waitForURL((target) => target.pathname === '/account');
+		counters.push((await device.credentials())[0]!.signCount);
+		expect(counters[1]).toBeGreaterThan(counters[0]!);
+		expect(counters[2]).toBeGreaterThan(counters[1]!);
+
+		await signOut(page, url);
+		expect(await signedInAs(page, url, email)).toBe(false);
+		await page.context().close();
+	});
+
+	it('tells a visitor when the address has an account, and a signed-in user when this device already holds their passkey', async () => {
+		const { server, browser } = app();
+		const url = onLocalhost(server.url);
+		const email = `passkey-twice-${Date.now()}@example.com`;
+		const page = await freshPage(browser);
+		await addVirtualAuthenticator(page);
+		await signUpWithPasskey(page, url, email);
+		await open(page, `${url}/account`);
+		await page.getByRole('button', { name: 'Add a passkey' }).click();
+		await expect.poll(() => page.getByRole('alert').textContent()).toBe('This device already has a passkey for your account.');
+
+		const stranger = await freshPage(browser);
+		await addVirtualAuthenticator(stranger);
+		await open(stranger, `${url}/signup`);
+		await stranger.getByLabel('Email').fill(email);
+		await stranger.getByRole('button', { name: 'Sign up with a passkey' }).click();
+		await expect.poll(() => stranger.getByRole('alert').textContent()).toBe('An account with this email exists. Sign in, then add a passkey to it.');
+		expect(new URL(stranger.url()).pathname).toBe('/signup');
+		await page.context().close();
+		await stranger.context().close();
+	});
+
+	it('refuses a response that does not verify: WebAuthnVerificationError on /signin, no session, and no autofill loop', async () => {
+		const { server, browser } = app();
+		const url = onLocalhost(server.url);
+		const page = await freshPage(browser);
+		await addVirtualAuthenticator(page);
+		await open(page, `${url}/signin`);
+		// A forged assertion posted the way the page posts a real one.
+		await page.evaluate(() => {
+			const form = Object.assign(document.createElement('form'), { method: 'POST', action: '/signin' });
+			const fields = { providerId: 'passkey', action: 'authenticate', response: JSON.stringify({ id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: {} }) };
+			for (const [name, value] of Object.entries(fields)) form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }));
+			document.body.append(form);
+			form.submit();
+		});
+		await page.waitForURL((target) => target.searchParams.get('error') === 'WebAuthnVerificationError');
+		await page.waitForLoadState('networkidle');
+		expect(await page.getByRole('alert').textContent()).toBe('That passkey could not be verified. Try again, or choose another way to sign in.');
+		expect((await page.context().cookies()).some((cookie) => cookie.name === 'auth.session-token')).toBe(false);
+		await page.context().close();
+	});
+}
