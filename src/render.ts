@@ -27,6 +27,8 @@ export interface TemplateContext {
 	signInFields: boolean;
 	/** The sign-in page has an email field (credentials or the email provider): passkeys are offered in its autofill. */
 	signInEmailField: boolean;
+	/** The sign-in page has an "or" between its parts: fields before the passkey button, or anything before OAuth buttons. */
+	signInDivider: boolean;
 	/** The app has a `/signup` page (credentials or passkeys). */
 	signUpPage: boolean;
 	/** The `/account` page has something to change (the password, passkeys), with its messages. */
@@ -79,16 +81,22 @@ export function templateContext(
 	const onDrizzle = adapter.drizzle && drizzle;
 	// Drizzle's adapter takes the app's own `db`.
 	const adapterImports = onDrizzle ? [{ names: '{ db }', module: drizzle.db }] : [];
+	const hasOAuth = scaffolds.some((scaffold) => scaffold.type === 'oauth');
+	const hasPasskeys = scaffolds.some((scaffold) => scaffold.type === 'webauthn');
+	const hasEmailField = scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'email');
+	// Accounts made on this app (a password, a passkey): they sign up, and change things on /account.
+	const hasAccountsOfOurOwn = scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'webauthn');
 	return {
 		typescript,
 		providers: Object.fromEntries(answers.providers.map((id) => [id, true])),
 		providerList: scaffolds.map(({ id }) => ({ id, partial: `providers/${id}` })),
 		imports: [...adapterImports, ...scaffolds.flatMap((scaffold) => scaffold.imports)].sort((a, b) => a.module.localeCompare(b.module)),
-		oauth: scaffolds.some((scaffold) => scaffold.type === 'oauth'),
+		oauth: hasOAuth,
 		signInFields: scaffolds.some((scaffold) => scaffold.type !== 'oauth'),
-		signInEmailField: scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'email'),
-		signUpPage: scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'webauthn'),
-		accountActions: scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'webauthn'),
+		signInEmailField: hasEmailField,
+		signInDivider: (hasEmailField && hasPasskeys) || (scaffolds.some((scaffold) => scaffold.type !== 'oauth') && hasOAuth),
+		signUpPage: hasAccountsOfOurOwn,
+		accountActions: hasAccountsOfOurOwn,
 		adapter: {
 			names: [adapter.factory, ...(adapter.alsoImports ?? [])].sort().join(', '),
 			module: `server/auth/adapters/${answers.adapter}`,
