@@ -83,6 +83,8 @@ describe('passkey sign-up', () => {
 		expect(await sessionOf(auth, jar)).toMatchObject({ user: { email: 'ada@example.com' } });
 		const user = (await adapter.getUserByEmail!('ada@example.com'))!;
 		expect(user.emailVerified).toBeNull();
+		// The passkey's user handle (WebAuthn user.id) is the new user's id.
+		expect(Buffer.from(device.credentials[0]!.userHandle, 'base64url').toString()).toBe(user.id);
 		const credentialID = device.credentials[0]!.id.toString('base64');
 		expect(await adapter.listAuthenticatorsByUserId!(user.id)).toEqual([
 			{

@@ -27,7 +27,8 @@ export type WebAuthnAction = 'register' | 'authenticate';
 
 /**
  * What a started ceremony must remember until its response is posted: the challenge, and for a
- * registration whom the passkey is for: the signed-in user (`userId`) or a new one (`email`).
+ * registration whom the passkey is for: the signed-in user (`userId`), or a new one (`email`,
+ * and `newUserId`, the id the user will get, already the passkey's user handle).
  */
 interface Ceremony extends Record<string, unknown> {
 	provider: string;
@@ -35,6 +36,7 @@ interface Ceremony extends Record<string, unknown> {
 	challenge: string;
 	userId?: string;
 	email?: string;
+	newUserId?: string;
 }
 
 /** Seconds a started ceremony stays valid. */
@@ -108,7 +110,8 @@ const refusal = (status: number, body: OptionsRefusal) => json(body, { status, h
 /**
  * Answers `GET <basePath>/webauthn-options/<provider id>?action=authenticate|register[&email=]`
  * with the options JSON for `@simplewebauthn/browser` (WebAuthn Level 3 §5.4 / §5.5, JSON
- * form), and sets the ceremony cookie (sealed, httpOnly, 5 minutes) holding the challenge.
+ * form), with the ceremony cookie (sealed, httpOnly, 5 minutes) holding the challenge in its
+ * own `Set-Cookie`. For a new account, the passkey's user handle is the id the user will get.
  * - `authenticate` (the default): no `allowCredentials`, so the browser offers the device's
  *   passkeys for this relying party; user verification required.
  * - `register`: a passkey for the signed-in user (their existing passkeys excluded), or else for
@@ -116,7 +119,8 @@ const refusal = (status: number, body: OptionsRefusal) => json(body, { status, h
  *   `{ error: 'InvalidEmail', message }` for a malformed address, 409 `{ error: 'EmailInUse',
  *   message }` when it has an account already (signing in, then adding a passkey, is the way),
  *   401 `{ error: 'SignedOut', message }` when the signed-in user is gone from the adapter.
- * @throws {AdapterError} the adapter failed (SvelteKit answers 500; logged by the caller's handle).
+ * @throws {AdapterError} the adapter failed; {@link UntrustedHost} no origin to take the relying
+ *   party from; {@link MissingAdapter} (see {@link webauthnOptionsRoute}, which answers them).
  */
 export async function webauthnOptions(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig): Promise<Response> {
 	const action: WebAuthnAction = event.url.searchParams.get('action') === 'register' ? 'register' : 'authenticate';
@@ -127,7 +131,7 @@ export async function webauthnOptions(event: RequestEvent, config: ResolvedConfi
 	}
 	const signedIn = (await readSession(event, config))?.user?.id;
 	let user: { id: string; name: string; displayName: string; exclude: AdapterAuthenticator[] };
-	let whom: Pick<Ceremony, 'userId' | 'email'>;
+	let whom: Pick<Ceremony, 'userId' | 'email' | 'newUserId'>;
 	if (signedIn) {
 		const found = await need(config, 'getUser')(signedIn);
 		if (!found) return refusal(401, { error: 'SignedOut', message: 'Sign in again to add a passkey.' });
@@ -141,8 +145,9 @@ export async function webauthnOptions(event: RequestEvent, config: ResolvedConfi
 		if (await need(config, 'getUserByEmail')(email)) {
 			return refusal(409, { error: 'EmailInUse', message: 'An account with this email exists. Sign in, then add a passkey to it.' });
 		}
-		user = { id: randomUUID(), name: email, displayName: email, exclude: [] };
-		whom = { email };
+		const newUserId = randomUUID();
+		user = { id: newUserId, name: email, displayName: email, exclude: [] };
+		whom = { email, newUserId };
 	}
 	const options = await generateRegistrationOptions({
 		rpName: rp.name,
@@ -252,7 +257,7 @@ export async function passkeySignIn(event: RequestEvent, config: ResolvedConfig,
 		await addAuthenticator(config, provider, stored(ceremony.userId));
 		return undefined;
 	}
-	const user = await newUser(event, config, provider, ceremony.email ?? '');
+	const user = await newUser(event, config, provider, ceremony.email ?? '', ceremony.newUserId ?? randomUUID());
 	try {
 		await addAuthenticator(config, provider, stored(user.id));
 	} catch (err) {
@@ -278,16 +283,16 @@ async function addAuthenticator(config: ResolvedConfig, provider: WebAuthnConfig
 }
 
 /**
- * The user a passkey sign-up makes, after the sign-up limit per client address.
+ * The user `id` a passkey sign-up makes for `email`, after the sign-up limit per client address.
  * @throws {WebAuthnVerificationError} the address got an account meanwhile.
  */
-async function newUser(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig, email: string): Promise<AdapterUser> {
+async function newUser(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig, email: string, id: string): Promise<AdapterUser> {
 	const limits = config.rateLimits;
 	if (limits) await countAttempt(limits, [[limits.signUpPerClient, clientAddress(event)]]);
 	const taken = () => new WebAuthnVerificationError(`${email} got an account while its passkey was being made.`, { provider: provider.id });
 	if (await need(config, 'getUserByEmail')(email)) throw taken();
 	try {
-		return await need(config, 'createUser')({ id: randomUUID(), email, emailVerified: null, name: null, image: null });
+		return await need(config, 'createUser')({ id, email, emailVerified: null, name: null, image: null });
 	} catch (err) {
 		// Lost a race with a concurrent sign-up for the same address (unique constraint).
 		if (await need(config, 'getUserByEmail')(email)) throw taken();
