@@ -222,6 +222,15 @@ const WEBAUTHN_ADAPTER_METHODS = [
 ] as const;
 
 /**
+ * Checks that `adapter` has every one of `methods`, which `feature` needs.
+ * @throws {MissingAdapter} naming the missing ones.
+ */
+function requireAdapterMethods(adapter: Adapter | undefined, methods: readonly (keyof Adapter)[], feature: string): void {
+	const lacking = methods.filter((method) => !adapter?.[method]);
+	if (lacking.length > 0) throw new MissingAdapter(`${feature} needs an adapter with ${lacking.join('(), ')}().`);
+}
+
+/**
  * Applies defaults and validates.
  * @throws {MissingSecret} no secret, or one shorter than 32 characters.
  * @throws {MissingAdapter} `database` strategy without an adapter; an email or passkey
@@ -249,19 +258,10 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 	}
 	const providers = config.providers.map((provider) => (typeof provider === 'function' ? provider() : provider));
 	const email = providers.find(isEmailProvider);
-	const lacking = email ? EMAIL_ADAPTER_METHODS.filter((method) => !config.adapter?.[method]) : [];
-	if (lacking.length > 0) {
-		throw new MissingAdapter(`The ${email!.id} provider needs an adapter with ${lacking.join('(), ')}().`);
-	}
 	const passkey = providers.find(isWebAuthnProvider);
-	const unsupported = passkey ? WEBAUTHN_ADAPTER_METHODS.filter((method) => !config.adapter?.[method]) : [];
-	if (unsupported.length > 0) {
-		throw new MissingAdapter(`The ${passkey!.id} provider needs an adapter with ${unsupported.join('(), ')}().`);
-	}
-	const unverifiable = config.passwords?.requireEmailVerification ? VERIFY_EMAIL_ADAPTER_METHODS.filter((method) => !config.adapter?.[method]) : [];
-	if (unverifiable.length > 0) {
-		throw new MissingAdapter(`passwords.requireEmailVerification needs an adapter with ${unverifiable.join('(), ')}().`);
-	}
+	if (email) requireAdapterMethods(config.adapter, EMAIL_ADAPTER_METHODS, `The ${email.id} provider`);
+	if (passkey) requireAdapterMethods(config.adapter, WEBAUTHN_ADAPTER_METHODS, `The ${passkey.id} provider`);
+	if (config.passwords?.requireEmailVerification) requireAdapterMethods(config.adapter, VERIFY_EMAIL_ADAPTER_METHODS, 'passwords.requireEmailVerification');
 	const logger: Logger = { error: (error) => console.error(error), ...config.logger };
 	for (const provider of providers.filter(isOAuthProvider)) {
 		const missing = missingSettings(provider);

@@ -12,6 +12,23 @@ export interface CookieOptions {
 }
 
 /**
+ * One of our cookies, `auth.<use>`: httpOnly; `Secure` and `__Secure-` prefixed (RFC 6265bis
+ * §4.1.3.1) over https, or as `useSecureCookies` says. `crossSite`: sent on cross-site POSTs too
+ * (SameSite=None, which browsers take only with Secure; Lax without it).
+ * @returns its name and the attributes to set and delete it with
+ */
+export function authCookie(
+	url: URL,
+	useSecureCookies: boolean | undefined,
+	use: string,
+	{ path = '/', crossSite = false }: { path?: string; crossSite?: boolean } = {}
+): { name: string; options: CookieOptions } {
+	const secure = useSecureCookies ?? url.protocol === 'https:';
+	const sameSite = crossSite && secure ? 'none' : 'lax';
+	return { name: `${secure ? '__Secure-' : ''}auth.${use}`, options: { path, httpOnly: true, secure, sameSite } };
+}
+
+/**
  * Browsers keep a cookie only while `name=value` plus its attributes fit in 4096 bytes
  * (RFC 6265 §6.1 asks for at least that much). Our attributes (`Path=/; Expires=…;
  * Max-Age=…; HttpOnly; Secure; SameSite=Lax`) take under 120; 200 leaves room to spare.

@@ -7,7 +7,7 @@ import { callbackParams, finishAuthorization, type CallbackResult } from './oaut
 import { forwardedCallbackUrl } from './oauth/proxy.js';
 import { finishOAuth1Authorization } from './oauth1/callback.js';
 import { isOAuth1Provider } from './oauth1/types.js';
-import { isOAuthProvider, isWebAuthnProvider, type OAuthConfig, type WebAuthnConfig } from './providers/types.js';
+import { isOAuthProvider, isWebAuthnProvider, type OAuthConfig, type ProviderConfig, type WebAuthnConfig } from './providers/types.js';
 import { seeOther } from './see-other.js';
 import { readSession } from './session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
@@ -16,19 +16,21 @@ import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './sig
  * The OAuth provider whose callback `url` is (`<basePath>/callback/<id>`), or undefined for
  * any other path, including callbacks of unknown ids (they fall through to the app).
  */
-export function callbackProvider(url: URL, config: ResolvedConfig) {
-	const prefix = `${config.basePath}/callback/`;
-	if (!url.pathname.startsWith(prefix)) return undefined;
-	const id = decodeURIComponent(url.pathname.slice(prefix.length));
-	return config.providers.filter(isOAuthProvider).find((provider) => provider.id === id);
+export function callbackProvider(url: URL, config: ResolvedConfig): OAuthConfig | undefined {
+	return providerAt(url, config, 'callback', isOAuthProvider);
 }
 
 /** The passkey provider an options request `url` is for (`<basePath>/webauthn-options/<id>`), or undefined. */
 export function webauthnOptionsProvider(url: URL, config: ResolvedConfig): WebAuthnConfig | undefined {
-	const prefix = `${config.basePath}/webauthn-options/`;
+	return providerAt(url, config, 'webauthn-options', isWebAuthnProvider);
+}
+
+/** The provider of kind `is` whose id ends `<basePath>/<route>/<id>`, or undefined. */
+function providerAt<T extends ProviderConfig>(url: URL, config: ResolvedConfig, route: string, is: (provider: ProviderConfig) => provider is T): T | undefined {
+	const prefix = `${config.basePath}/${route}/`;
 	if (!url.pathname.startsWith(prefix)) return undefined;
 	const id = decodeURIComponent(url.pathname.slice(prefix.length));
-	return config.providers.filter(isWebAuthnProvider).find((provider) => provider.id === id);
+	return config.providers.filter(is).find((provider) => provider.id === id);
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { Adapter, AdapterSession, AdapterUser } from './adapters/types.js';
 
 /** A database session as `getSessionAndUser` returns it. */
-export interface SessionAndUser {
+interface SessionAndUser {
 	session: AdapterSession;
 	user: AdapterUser;
 }

@@ -4,7 +4,7 @@ import { error, type Cookies } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser } from './adapters/types.js';
 import type { Account, JWT, ResolvedConfig } from './config.js';
-import { deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
+import { authCookie, deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
 import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from './errors.js';
 import { decodeToken, encodeToken } from './jwt.js';
 import type { Profile } from './providers/types.js';
@@ -21,12 +21,8 @@ export interface SessionContext {
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
 
-/** Cookie name and attributes; `__Secure-` prefixed and `Secure` over https. */
-function sessionCookie({ url }: SessionContext, config: ResolvedConfig) {
-	const secure = config.useSecureCookies ?? url.protocol === 'https:';
-	const name = `${secure ? '__Secure-' : ''}auth.session-token`;
-	return { name, options: { path: '/', httpOnly: true, sameSite: 'lax', secure } } as const;
-}
+/** Cookie name and attributes (see {@link authCookie}). */
+const sessionCookie = ({ url }: SessionContext, config: ResolvedConfig) => authCookie(url, config.useSecureCookies, 'session-token');
 
 /** Sets the session cookie, split into chunks when a big token does not fit in one. */
 function setCookie(context: SessionContext, config: ResolvedConfig, value: string, maxAge: number): void {

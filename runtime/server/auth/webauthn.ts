@@ -12,6 +12,7 @@ import {
 } from '@simplewebauthn/server';
 import type { AdapterAuthenticator, AdapterUser } from './adapters/types.js';
 import type { Account, ResolvedConfig } from './config.js';
+import { authCookie } from './cookies.js';
 import { isEmail, normalizeEmail } from './email-address.js';
 import { CallbackRouteError, WebAuthnVerificationError } from './errors.js';
 import { clientAddress, formText } from './form.js';
@@ -23,7 +24,7 @@ import { need, readSession, toUser } from './session.js';
 import { completeSignIn, errorType } from './signin.js';
 
 /** The two WebAuthn ceremonies: making a passkey (`register`), signing in with one (`authenticate`). */
-export type WebAuthnAction = 'register' | 'authenticate';
+type WebAuthnAction = 'register' | 'authenticate';
 
 /**
  * What a started ceremony must remember until its response is posted: the challenge, and for a
@@ -44,10 +45,7 @@ const CEREMONY_MAX_AGE = 5 * 60;
 const SALT = 'auth.webauthn-challenge';
 
 /** Cookie name and attributes: the whole site, since sign-in, sign-up and account pages all post the response. */
-function ceremonyCookie(url: URL, config: ResolvedConfig) {
-	const secure = config.useSecureCookies ?? url.protocol === 'https:';
-	return { name: `${secure ? '__Secure-' : ''}auth.webauthn-challenge`, options: { path: '/', httpOnly: true, secure, sameSite: 'lax' } } as const;
-}
+const ceremonyCookie = (url: URL, config: ResolvedConfig) => authCookie(url, config.useSecureCookies, 'webauthn-challenge');
 
 /**
  * The ceremony cookie's `Set-Cookie` value: the ceremony sealed (A256GCM, key derived from the
@@ -89,7 +87,7 @@ async function takeCeremony(cookies: Cookies, url: URL, config: ResolvedConfig, 
  * (`AUTH_URL`, or the request's when the host is trusted) and that origin's hostname.
  * @throws {UntrustedHost} no origin is configured and the host is not trusted.
  */
-export function relyingParty(url: URL, config: ResolvedConfig, provider: WebAuthnConfig): { id: string; name: string; origin: string } {
+function relyingParty(url: URL, config: ResolvedConfig, provider: WebAuthnConfig): { id: string; name: string; origin: string } {
 	const origin = provider.relyingParty.origin ?? appOriginOf(url, config);
 	const id = provider.relyingParty.id ?? new URL(origin).hostname;
 	return { id, name: provider.relyingParty.name ?? id, origin };
@@ -122,7 +120,7 @@ const refusal = (status: number, body: OptionsRefusal) => json(body, { status, h
  * @throws {AdapterError} the adapter failed; {@link UntrustedHost} no origin to take the relying
  *   party from; {@link MissingAdapter} (see {@link webauthnOptionsRoute}, which answers them).
  */
-export async function webauthnOptions(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig): Promise<Response> {
+async function webauthnOptions(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig): Promise<Response> {
 	const action: WebAuthnAction = event.url.searchParams.get('action') === 'register' ? 'register' : 'authenticate';
 	const rp = relyingParty(event.url, config, provider);
 	if (action === 'authenticate') {

@@ -1,6 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { Cookies } from '@sveltejs/kit';
 import type { ResolvedConfig } from '../config.js';
+import { authCookie } from '../cookies.js';
 import { InvalidCheck } from '../errors.js';
 import { seal, unseal } from '../jwt.js';
 import type { Credentials } from '../oauth1/types.js';
@@ -30,11 +31,8 @@ export const FLOW_MAX_AGE = 15 * 60;
 const SALT = 'auth.oauth-flow';
 
 /** Cookie name and attributes. `form_post` callbacks are cross-site POSTs: they need SameSite=None (https). */
-function flowCookie(url: URL, config: ResolvedConfig, formPost = false) {
-	const secure = config.useSecureCookies ?? url.protocol === 'https:';
-	const sameSite = formPost && secure ? 'none' : 'lax';
-	return { name: `${secure ? '__Secure-' : ''}auth.oauth-flow`, options: { path: config.basePath || '/', httpOnly: true, secure, sameSite } } as const;
-}
+const flowCookie = (url: URL, config: ResolvedConfig, formPost = false) =>
+	authCookie(url, config.useSecureCookies, 'oauth-flow', { path: config.basePath || '/', crossSite: formPost });
 
 /**
  * Stores the flow in one encrypted (A256GCM, key derived from the secret for this use only),
