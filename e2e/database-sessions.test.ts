@@ -19,7 +19,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordApi } from '../runtime/test/record-api.js';
@@ -29,7 +28,7 @@ import { credentialsFlows, PASSWORD, signInResponse, signUpAt, submitCredentials
 import { useInbox } from './email-flow.js';
 import { build, check, copyFixture, removeApp, runCli, setEnv, shareInstall, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
-import { mysqlDatabase, postgresDatabase } from './harness/databases.js';
+import { mysqlDatabase, postgresDatabase, sqliteCount } from './harness/databases.js';
 import { passkeyFlows } from './passkey-flow.js';
 import { passwordFlows } from './password-flow.js';
 
@@ -85,15 +84,6 @@ async function redisRateLimits(): Promise<{ args: string[]; proxy: TcpProxy; con
 		}
 	};
 }
-
-const sqliteCount = (appDir: string, table: string) => {
-	const db = new Database(path.join(appDir, 'auth.sqlite'), { readonly: true });
-	try {
-		return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-	} finally {
-		db.close();
-	}
-};
 
 const STORES: Array<{ name: string; outage?: true; redis?: true; open(appDir: () => string): Promise<Store> }> = [
 	{

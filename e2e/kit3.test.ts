@@ -3,7 +3,10 @@
  * `create-auth --yes`, then the same flows as the SvelteKit 2 app (./credentials-flow.ts). Both
  * apps get every provider (svelte-check sees them all, in TypeScript and in JavaScript with
  * JSDoc types; the OAuth ones' .env keys stay empty), the idp flows against the dev IdP
- * (./idp-flow.ts) and the email-link flows against a local SMTP server (./email-flow.ts). The TypeScript app's install is the CLI's own; the JSDoc app ends up with the
+ * (./idp-flow.ts) and the email-link flows against a local SMTP server (./email-flow.ts). The
+ * TypeScript app also goes through the passkey flows (./passkey-flow.ts), its passkeys' relying
+ * party set to localhost in its src/auth.ts, since its AUTH_URL is 127.0.0.1 for the dev IdP.
+ * The TypeScript app's install is the CLI's own; the JSDoc app ends up with the
  * same dependencies and shares it (no second better-sqlite3 compile). The TypeScript app also
  * gets a remote function and an endpoint guarded with requireUser(), and the sign-in rate limit
  * is driven there (./guards-flow.ts); last, it is built again with `passwords:
@@ -19,9 +22,11 @@ import { emailVerificationFlows, requireEmailVerification } from './email-verifi
 import { guardsFlows, prepareGuards } from './guards-flow.js';
 import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
+import { sqliteCount } from './harness/databases.js';
 import { node22, type NodeToolchain } from './harness/node.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { expectJsdocFiles } from './jsdoc-files.js';
+import { passkeyFlows, passkeysOnLocalhost } from './passkey-flow.js';
 import { passwordFlows } from './password-flow.js';
 
 let toolchain: NodeToolchain;
@@ -41,7 +46,7 @@ afterAll(async () => {
 /** The CLI as a user on Node 22 runs it: the same binary, Node 22 first on PATH. */
 const createAuth = (appDir: string, args: string[]) => runCli(appDir, args, { node: toolchain.node, env: toolchain.env });
 
-const ALL_PROVIDERS = 'credentials,email,idp,social,github,google,oidc';
+const ALL_PROVIDERS = 'credentials,email,passkey,idp,social,github,google,oidc';
 
 for (const { fixture, tsconfig, providers, ext } of [
 	{ fixture: 'kit3-ts', tsconfig: './tsconfig.json', providers: ALL_PROVIDERS, ext: 'ts' },
@@ -63,6 +68,7 @@ for (const { fixture, tsconfig, providers, ext } of [
 			if (installed) await shareInstall(installed, appDir);
 			if (ext === 'ts') await prepareGuards(appDir);
 			if (providers.includes('idp')) idp = await startIdpFor(appDir);
+			if (ext === 'ts' && idp) await passkeysOnLocalhost(appDir, ext, idp.port);
 			await useInbox(appDir, inbox);
 			await build(appDir, { env: toolchain.env });
 			server = await start(appDir, { mode: 'preview', env: toolchain.env, port: idp?.port });
@@ -106,6 +112,7 @@ for (const { fixture, tsconfig, providers, ext } of [
 		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
 		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'jwt' }));
+		if (ext === 'ts') passkeyFlows(() => ({ server: server!, browser: browser!, authenticators: async () => sqliteCount(appDir, 'auth_authenticators') }));
 
 		if (ext === 'ts') {
 			describe('with passwords.requireEmailVerification turned on in src/auth.ts', () => {

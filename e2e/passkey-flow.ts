@@ -4,6 +4,8 @@
  * verified). WebAuthn takes no IP address as relying party id, so the pages are opened at
  * `localhost` (the server listens on 127.0.0.1).
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { CredentialsApp } from './credentials-flow.js';
@@ -17,6 +19,19 @@ export interface PasskeyApp extends Pick<CredentialsApp, 'server' | 'browser'> {
 
 /** The app's URL on `localhost`: a valid relying party, unlike 127.0.0.1. */
 const onLocalhost = (url: string) => url.replace('//127.0.0.1:', '//localhost:');
+
+/**
+ * Makes `http://localhost:<port>` the relying party of the app's passkeys, as the owner of an app
+ * whose `AUTH_URL` is an IP address must (here the dev IdP's redirect URI needs 127.0.0.1): the
+ * `Passkey()` call in its `src/auth.<ext>` gets `relyingParty`.
+ * @throws {Error} the file has no `Passkey()` call.
+ */
+export async function passkeysOnLocalhost(appDir: string, ext: 'ts' | 'js', port: number): Promise<void> {
+	const file = path.join(appDir, `src/auth.${ext}`);
+	const text = await fs.readFile(file, 'utf8');
+	if (!text.includes('Passkey()')) throw new Error(`src/auth.${ext} has no Passkey() call`);
+	await fs.writeFile(file, text.replace('Passkey()', `Passkey({ relyingParty: { id: 'localhost', origin: 'http://localhost:${port}' } })`));
+}
 
 /** Opens `path` and waits until its scripts run (a click before hydration does nothing). */
 async function open(page: Page, url: string): Promise<void> {

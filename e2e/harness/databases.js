@@ -4,6 +4,8 @@
  * afterwards: e2e apps and bench apps with `--adapter postgres` or `--adapter mysql` each get
  * one, so runs never share tables.
  */
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 
@@ -85,4 +87,21 @@ export async function mysqlDatabase(purpose) {
 		count: (table) => withConnection(url.href, async (connection) => Number((/** @type {any} */ (await connection.query(`SELECT count(*) AS n FROM ${table}`))[0])[0].n)),
 		drop: () => withConnection(MYSQL_URL, (connection) => connection.query(`DROP DATABASE IF EXISTS ${name}`)).then(() => undefined)
 	};
+}
+
+/**
+ * `SELECT count(*)` of a table in the SQLite file of an app's `--adapter sqlite` store
+ * (`<appDir>/auth.sqlite`, the default file), opened read-only for this one query.
+ * @param {string} appDir
+ * @param {string} table
+ * @returns {number}
+ * @throws when the file or the table does not exist
+ */
+export function sqliteCount(appDir, table) {
+	const db = new Database(path.join(appDir, 'auth.sqlite'), { readonly: true, fileMustExist: true });
+	try {
+		return /** @type {{ n: number }} */ (db.prepare(`SELECT count(*) AS n FROM ${table}`).get()).n;
+	} finally {
+		db.close();
+	}
 }
