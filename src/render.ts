@@ -23,7 +23,7 @@ export interface TemplateContext {
 	imports: ProviderImport[];
 	/** Some provider signs in through a redirect (OAuth 2 / OpenID Connect). */
 	oauth: boolean;
-	/** The sign-in page has fields of its own (credentials' email and password, the email provider's address). */
+	/** The sign-in page has a part of its own above any OAuth buttons: credentials' or the email provider's fields, or the passkey button. */
 	signInFields: boolean;
 	/** The sign-in page has an email field (credentials or the email provider): passkeys are offered in its autofill. */
 	signInEmailField: boolean;

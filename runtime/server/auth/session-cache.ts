@@ -74,8 +74,8 @@ const caches = new WeakMap<Adapter, SessionCache>();
 
 /**
  * The session cache of `adapter` for entries of `maxAge` seconds, or undefined when `maxAge` is
- * 0 (the default: every request reads the adapter) or not a positive number. Configs sharing an adapter object share its
- * cache; a new `maxAge` replaces it.
+ * 0 (the default: every request reads the adapter) or not a positive number. Configs sharing an
+ * adapter object share its cache; a new `maxAge` replaces it.
  */
 export function sessionCacheFor(adapter: Adapter | undefined, maxAge: number): SessionCache | undefined {
 	if (!adapter || !(maxAge > 0)) return undefined;

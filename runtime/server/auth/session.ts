@@ -9,7 +9,6 @@ import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } fro
 import { decodeToken, encodeToken } from './jwt.js';
 import type { Profile } from './providers/types.js';
 
-
 /** The user as sessions and callbacks see it: `id`, `name`, `email`, `image` of the adapter's record (its extra fields left out). */
 export const toUser = (user: AdapterUser): User => ({ id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null });
 
@@ -74,7 +73,7 @@ export function need<K extends keyof Adapter>(config: ResolvedConfig, method: K)
 const toSessionUser = (token: JWT): User => ({ id: token.sub, name: token.name, email: token.email, image: token.picture });
 
 /** What a visitor reads while the session store is unreachable (the cause goes to the log). */
-const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please try again shortly.';
+export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please try again shortly.';
 
 /**
  * Reads the session for `locals.auth()`. Returns null for no cookie and for a bad one

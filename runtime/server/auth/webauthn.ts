@@ -20,7 +20,7 @@ import { seal, unseal } from './jwt.js';
 import type { WebAuthnConfig } from './providers/types.js';
 import { countAttempt } from './rate-limit.js';
 import { appOriginOf } from './redirects.js';
-import { need, readSession, toUser } from './session.js';
+import { need, readSession, STORE_UNAVAILABLE, toUser } from './session.js';
 import { completeSignIn, errorType } from './signin.js';
 
 /** The two WebAuthn ceremonies: making a passkey (`register`), signing in with one (`authenticate`). */
@@ -310,7 +310,7 @@ export async function webauthnOptionsRoute(event: RequestEvent, config: Resolved
 		const type = errorType(err, 'CallbackRouteError');
 		config.logger.error(type === 'CallbackRouteError' ? new CallbackRouteError('Passkey options failed.', { provider: provider.id, err: err as Error }) : (err as Error));
 		const unavailable = type === 'AdapterError';
-		const message = unavailable ? 'Sign-in is unavailable for a moment. Please try again shortly.' : 'Passkeys are not set up right on this server.';
+		const message = unavailable ? STORE_UNAVAILABLE : 'Passkeys are not set up right on this server.';
 		return json({ error: type, message }, { status: unavailable ? 503 : 500, headers: NO_STORE });
 	}
 }
