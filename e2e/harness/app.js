@@ -157,11 +157,17 @@ function failure(what, result) {
 
 /**
  * Copy `e2e/fixtures/<name>` into a new folder and return its absolute path: by default a new
- * temp folder `<os.tmpdir()>/create-auth-e2e-XXXXXX`; with `dest`, that folder (which must not
- * exist or be empty). `node_modules` and `.svelte-kit` are never copied.
+ * temp folder `<os.tmpdir()>/create-auth-e2e-XXXXXX`; with `dest`, that folder (created with its
+ * parents if absent; refused, with nothing written, if it is a file or a folder that is not
+ * empty). `node_modules` and `.svelte-kit` are never copied.
+ *
+ * The fixture's entries are copied one by one into the target folder, never the fixture folder
+ * onto it: since Node 22, `fs.cp` of a folder onto an existing one, even an empty one, with
+ * `errorOnExist: true, force: false` throws ERR_FS_CP_EEXIST (Node 20 merged them).
  * @param {string} name  fixture folder name, e.g. `'kit2-ts'`
  * @param {{ dest?: string }} [options]
  * @returns {Promise<string>}
+ * @throws {Error} for an unknown fixture or an unusable `dest`
  */
 export async function copyFixture(name, { dest } = {}) {
 	const source = path.join(fixturesDir, name);
@@ -171,18 +177,23 @@ export async function copyFixture(name, { dest } = {}) {
 	let target;
 	if (dest) {
 		target = path.resolve(dest);
-		const entries = await fs.readdir(target).catch(() => /** @type {string[]} */ ([]));
-		if (entries.length > 0) throw new Error(`copyFixture: ${target} exists and is not empty`);
+		const stat = await fs.stat(target).catch(() => null);
+		if (stat && !stat.isDirectory()) throw new Error(`copyFixture: ${target} exists and is not a folder`);
+		if (stat && (await fs.readdir(target)).length > 0) throw new Error(`copyFixture: ${target} exists and is not empty`);
 		await fs.mkdir(target, { recursive: true });
 	} else {
 		target = await fs.mkdtemp(path.join(os.tmpdir(), TEMP_PREFIX));
 	}
-	await fs.cp(source, target, {
-		recursive: true,
-		errorOnExist: true,
-		force: false,
-		filter: (src) => !['node_modules', '.svelte-kit'].includes(path.basename(src))
-	});
+	const skipped = ['node_modules', '.svelte-kit'];
+	for (const entry of await fs.readdir(source)) {
+		if (skipped.includes(entry)) continue;
+		await fs.cp(path.join(source, entry), path.join(target, entry), {
+			recursive: true,
+			errorOnExist: true,
+			force: false,
+			filter: (src) => !skipped.includes(path.basename(src))
+		});
+	}
 	createdApps.add(target);
 	return target;
 }
