@@ -141,3 +141,43 @@ describe('applyOperations', () => {
 		expect(await readFile(path.join(root, 'package.json'), 'utf8')).toBe('{}\n');
 	});
 });
+
+describe('applyOperations on a workspace root file (an app in apps/web writing ../../pnpm-workspace.yaml)', () => {
+	async function workspace(): Promise<{ root: string; appDir: string }> {
+		const root = await mkdtemp(path.join(tmpdir(), 'create-auth-apply-ws-'));
+		await writeFile(path.join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'apps/*'\n");
+		const appDir = path.join(root, 'apps/web');
+		await mkdir(path.join(appDir, 'src'), { recursive: true });
+		await writeFile(path.join(appDir, 'package.json'), '{}\n');
+		return { root, appDir };
+	}
+	const operations = [
+		{ path: '../../pnpm-workspace.yaml', strategy: 'patch' as const, content: "packages:\n  - 'apps/*'\nallowBuilds:\n  better-sqlite3: true\n", previous: "packages:\n  - 'apps/*'\n" },
+		{ path: 'src/auth.ts', strategy: 'merge' as const, content: 'x\n', previous: undefined }
+	];
+
+	it('writes it, and a rollback (a failed install) restores it with the app', async () => {
+		const { root, appDir } = await workspace();
+		const before = await tree(root);
+		const applied = await applyOperations(appDir, operations);
+		expect(await readFile(path.join(root, 'pnpm-workspace.yaml'), 'utf8')).toContain('better-sqlite3: true');
+		await applied.rollback();
+		expect(await tree(root)).toEqual(before);
+	});
+
+	it('an interrupted run (the process killed before commit) is undone by the next run, root file included', async () => {
+		const { root, appDir } = await workspace();
+		const before = await tree(root);
+		await applyOperations(appDir, operations);
+		expect(await recoverInterruptedRun(appDir)).toBe(2);
+		expect(await tree(root)).toEqual(before);
+	});
+
+	it('a write that fails after the root file was written restores it', async () => {
+		const { root, appDir } = await workspace();
+		await mkdir(path.join(appDir, 'src/auth.ts'));
+		const before = await tree(root);
+		await expect(applyOperations(appDir, [operations[0]!, { ...operations[1]!, previous: undefined }])).rejects.toMatchObject({ code: 'E_WRITE_FAILED' });
+		expect(await tree(root)).toEqual(before);
+	});
+});

@@ -1,9 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { resolveFromApp } from './app-modules.js';
+import { installedPackage, resolveFromApp } from './app-modules.js';
 import type * as Prettier from 'prettier';
 
 /**
@@ -40,7 +39,7 @@ const IGNORE_FILES = ['.gitignore', '.prettierignore'];
  */
 export async function loadFormatter(root: string): Promise<Formatter | undefined> {
 	if (!(await declaresPrettier(root))) return undefined;
-	const installed = findPackage(root, 'prettier');
+	const installed = installedPackage(root, 'prettier');
 	if (!installed || !(Number.parseInt(installed.manifest.version ?? '', 10) >= 3)) return undefined;
 	const entry = resolveFromApp(root, 'prettier');
 	if (!entry) return undefined;
@@ -102,25 +101,6 @@ function resolvePluginName(root: string, name: string): string {
 	const local = path.resolve(root, name);
 	if (isFile(local)) return local;
 	return resolveFromApp(root, name) ?? name;
-}
-
-/** An installed package: its folder and package.json. */
-interface InstalledPackage {
-	dir: string;
-	manifest: { version?: string };
-}
-
-/** The package `name` as `root` sees it: in the nearest `node_modules` folder that has it. */
-function findPackage(root: string, name: string): InstalledPackage | undefined {
-	for (const folder of createRequire(path.join(root, 'package.json')).resolve.paths(name) ?? []) {
-		const dir = path.join(folder, name);
-		try {
-			return { dir, manifest: JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) };
-		} catch {
-			continue;
-		}
-	}
-	return undefined;
 }
 
 function isFile(file: string): boolean {

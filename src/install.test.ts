@@ -1,9 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ignoredBuilds, installCommand } from './install.js';
-import { detectPackageManager } from './project.js';
 
 describe('installCommand', () => {
 	it.each([
@@ -62,48 +58,5 @@ describe('ignoredBuilds', () => {
 
 	it('finds none in an install that ignored no build', () => {
 		expect(ignoredBuilds('Packages: +2\n++\nDone in 890ms using pnpm v12.21.0\n')).toEqual([]);
-	});
-});
-
-describe('detectPackageManager', () => {
-	let root: string;
-	beforeEach(async () => {
-		root = await mkdtemp(path.join(os.tmpdir(), 'create-auth-pm-'));
-	});
-	afterEach(async () => {
-		await rm(root, { recursive: true, force: true });
-	});
-
-	it.each([
-		['pnpm-lock.yaml', 'pnpm'],
-		['yarn.lock', 'yarn'],
-		['bun.lock', 'bun'],
-		['bun.lockb', 'bun'],
-		['package-lock.json', 'npm']
-	] as const)('picks the manager of the lock file %s', async (file, manager) => {
-		await writeFile(path.join(root, file), '');
-		expect(detectPackageManager(root, '')).toBe(manager);
-	});
-
-	it.each([
-		['pnpm/10.12.1 npm/? node/v22.17.0 linux x64', 'pnpm'],
-		['yarn/1.22.22 npm/? node/v20.19.0 linux x64', 'yarn'],
-		['yarn/4.18.1 npm/? node/v22.17.0 linux x64', 'yarn'],
-		['bun/1.3.5 npm/? node/v24.3.0 linux x64', 'bun'],
-		['npm/11.19.1 node/v20.20.2 linux x64 workspaces/false', 'npm']
-	] as const)('without a lock file, picks the manager that runs create-auth (%s)', (userAgent, manager) => {
-		expect(detectPackageManager(root, userAgent)).toBe(manager);
-	});
-
-	it('falls back to npm without a lock file or a user agent it knows', () => {
-		expect(detectPackageManager(root, '')).toBe('npm');
-		expect(detectPackageManager(root, 'deno/2.1.0 npm/? deno/2.1.0 linux x86_64')).toBe('npm');
-	});
-
-	it('prefers the lock file to the user agent: npx create-auth in a pnpm app installs with pnpm', async () => {
-		await writeFile(path.join(root, 'pnpm-lock.yaml'), '');
-		expect(detectPackageManager(root, 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false')).toBe('pnpm');
-		await writeFile(path.join(root, 'yarn.lock'), '');
-		expect(detectPackageManager(root, 'bun/1.3.5 npm/? node/v24.3.0 linux x64')).toBe('pnpm');
 	});
 });

@@ -1,6 +1,6 @@
 import { ADAPTERS } from './adapters.js';
 import { CliError } from './errors.js';
-import type { PackageManager } from './project.js';
+import type { PackageManager } from './workspace.js';
 
 /**
  * Runtime dependencies whose install script must run: better-sqlite3's builds (or fetches) the
@@ -79,13 +79,15 @@ export interface InstallResult {
 
 /**
  * Runs the app's package manager ({@link installCommand}) to install what package.json now
- * declares.
+ * declares, in `root`: the app's folder, or the root of the workspace it is a package of
+ * (`Project.installRoot`), where the manager installs every package and updates the one lock file.
  *
  * With pnpm, the builds it skipped are checked: one of {@link RUNTIME_BUILDS} skipped is a
  * failure (the app would install but not sign anyone in: pnpm before 10.26 does not read
  * `allowBuilds`); others skipped are returned, not thrown, even when pnpm 11+ exits with
  * `ERR_PNPM_IGNORED_BUILDS` after completing the install.
  *
+ * @param root absolute path of the folder to install in
  * @param signal aborts the install (Ctrl-C); the child process is killed
  * @throws {CliError} `E_INSTALL_FAILED` with the tail of the package manager's output, when it
  *   is not installed, fails, is cancelled, or skipped a build the runtime needs

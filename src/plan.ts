@@ -17,6 +17,7 @@ import { authEnvVars } from './env-vars.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Formatter } from './format.js';
 import type { Project } from './project.js';
+import { installRootFile } from './workspace.js';
 import { findProvider, PROVIDERS } from './providers/index.js';
 import { reconcileFile } from './reconcile.js';
 import { createRenderer, libSpecifier, templateContext, type TemplateContext } from './render.js';
@@ -315,15 +316,22 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	// SvelteKit 3 has no $lib alias: the code above imports #lib/…, which package.json must map.
 	if (project.kit.libImports) packageJson = addSubpathImports(packageJson, { '#lib/*': `./${project.libDir}/*` });
 	// better-sqlite3's install script builds its native addon: allowed where the app's package
-	// manager reads such approvals (npm 12 and pnpm 10+ skip unapproved scripts).
+	// manager reads such approvals (npm 12 and pnpm 10+ skip unapproved scripts). In a workspace
+	// that is the root's package.json and pnpm-workspace.yaml (npm ignores a workspace package's
+	// allowScripts, pnpm reads only the root's settings), files read under app-relative keys.
 	const { dependencies = {}, devDependencies = {} } = JSON.parse(project.packageJson) as Record<string, Record<string, string> | undefined>;
 	const needsBuild = buildsFor(adapter, Object.keys({ ...dependencies, ...devDependencies }));
-	const builds = allowBuildScripts(project.packageManager, packageJson, project.files['pnpm-workspace.yaml'], needsBuild);
-	packageJson = builds.packageJson;
+	const buildEdits = needsBuild.map((name) => `build allowed: ${name}`);
+	const rootManifest = installRootFile(project.root, project.installRoot, 'package.json');
+	const workspaceYaml = installRootFile(project.root, project.installRoot, 'pnpm-workspace.yaml');
+	const inWorkspace = rootManifest !== 'package.json';
+	const rootPackageJson = inWorkspace ? jsonText(project.files[rootManifest]) : packageJson;
+	const builds = allowBuildScripts(project.packageManager, rootPackageJson ?? '{}', project.files[workspaceYaml], needsBuild);
+	const edits = builds.pending.length > 0 ? [] : buildEdits;
+	if (!inWorkspace) packageJson = builds.packageJson;
+	else if (rootPackageJson !== undefined && builds.packageJson !== rootPackageJson) patch(rootManifest, builds.packageJson, edits);
 	for (const step of builds.pending) pending(step);
-	if (builds.workspace !== undefined) {
-		patch('pnpm-workspace.yaml', builds.workspace, builds.pending.length > 0 ? [] : needsBuild.map((name) => `build allowed: ${name}`));
-	}
+	if (builds.workspace !== undefined) patch(workspaceYaml, builds.workspace, edits);
 	if (packageJson !== project.packageJson) {
 		plan.operations.push({ path: 'package.json', strategy: 'tool', content: packageJson, previous: project.packageJson });
 	}
@@ -361,6 +369,16 @@ function sameAnswers(a: Answers, b: Answers): boolean {
 function userPath(project: Project, tsPath: string): string {
 	const twins = [tsPath, tsPath.replace(/\.ts$/, '.js')];
 	return twins.find((path) => project.files[path] !== undefined) ?? twins[project.typescript ? 0 : 1]!;
+}
+
+/** `text` when it is a JSON object's text, else undefined (a workspace root's package.json may be absent or broken). */
+function jsonText(text: string | undefined): string | undefined {
+	try {
+		const value: unknown = text === undefined ? undefined : JSON.parse(text);
+		return value !== null && typeof value === 'object' && !Array.isArray(value) ? text : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { installedPackage } from './app-modules.js';
 import { detectDrizzle, DRIZZLE_CONFIGS, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
 import { enablesExplicitEnv, hasRequestEvent, kitMajor, libFolder, type KitShape } from './kit.js';
+import { detectPackageManager, installRootFile, type PackageManager } from './workspace.js';
 
-/** The package managers whose install command the CLI knows how to run. */
-export type PackageManager = 'npm' | 'pnpm' | 'yarn' | 'bun';
+export type { PackageManager } from './workspace.js';
 
 /**
  * What the CLI knows about the app it writes into. Detection does the I/O; the plan is a pure
@@ -22,6 +23,13 @@ export interface Project {
 	/** true for a TypeScript app (tsconfig.json), false for a JSDoc one (jsconfig.json or none). */
 	typescript: boolean;
 	packageManager: PackageManager;
+	/**
+	 * Absolute path of the folder the install runs in: the root of the workspace the app is a
+	 * package of, else `root` ({@link detectPackageManager}). When it is not `root`, its
+	 * package.json and `pnpm-workspace.yaml` are in {@link files} under app-relative keys
+	 * (`../../package.json`, {@link installRootFile}).
+	 */
+	installRoot: string;
 	/** The app's package.json text, verbatim (edited structurally to add dependencies). */
 	packageJson: string;
 	/**
@@ -78,20 +86,12 @@ export const VENDOR_DIRS = ['server/auth', 'auth'] as const;
 /** Config files that may turn on explicit environment variables (SvelteKit 2). */
 const CONFIG_FILES = ['svelte.config.js', 'vite.config.ts', 'vite.config.js', 'vite.config.mjs'];
 
-const LOCK_FILES: ReadonlyArray<[string, PackageManager]> = [
-	['pnpm-lock.yaml', 'pnpm'],
-	['yarn.lock', 'yarn'],
-	['bun.lock', 'bun'],
-	['bun.lockb', 'bun'],
-	['package-lock.json', 'npm']
-];
-
 /**
  * Reads the app at `root` into a {@link Project}.
  *
  * @param root folder to inspect (resolved against the process's cwd)
  * @param userAgent the `npm_config_user_agent` of the invoking package manager, used when the
- *   app has no lock file yet
+ *   app (or its workspace) names no package manager ({@link detectPackageManager})
  * @throws {CliError} `E_NOT_SVELTEKIT` when there is no package.json, it is not JSON, or it
  *   does not depend on `@sveltejs/kit`
  */
@@ -138,9 +138,15 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 		);
 	}
 	const drizzle = detectDrizzle(files, libDir);
-	const installed = await readFile(path.join(root, 'node_modules/@sveltejs/kit/package.json'), 'utf8')
-		.then((text) => (JSON.parse(text) as { version?: string }).version)
-		.catch(() => undefined);
+	const { manager: packageManager, installRoot } = await detectPackageManager(root, userAgent);
+	// A workspace's build allowances live at its root: the plan edits them there.
+	if (installRoot !== root) {
+		for (const file of ['package.json', 'pnpm-workspace.yaml']) {
+			files[installRootFile(root, installRoot, file)] = await readFile(path.join(installRoot, file), 'utf8').catch(() => undefined);
+		}
+	}
+	// Where the app resolves it: its own node_modules, or the workspace's (hoisted); not above.
+	const installed = installedPackage(root, '@sveltejs/kit', installRoot)?.manifest.version;
 	const major = kitMajor(installed, kitRange);
 	const configs = await Promise.all(CONFIG_FILES.map((file) => readFile(path.join(root, file), 'utf8').catch(() => '')));
 	return {
@@ -154,29 +160,12 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 		},
 		libDir,
 		typescript: existsSync(path.join(root, 'tsconfig.json')),
-		packageManager: detectPackageManager(root, userAgent),
+		packageManager,
+		installRoot,
 		packageJson,
 		files,
 		...(drizzle ? { drizzle } : {})
 	};
-}
-
-/**
- * The package manager the app uses: the one whose lock file is in `root` (`pnpm-lock.yaml`,
- * `yarn.lock`, `bun.lock` or `bun.lockb`, `package-lock.json`, checked in that order), else the
- * one that runs create-auth, named first in `userAgent` (`pnpm dlx create-auth` sets
- * `npm_config_user_agent` to `pnpm/10.12.1 npm/? node/v22.17.0 linux x64`), else npm. A lock
- * file wins: `npx create-auth` in a pnpm app installs with pnpm.
- *
- * @param root the app's folder (absolute, or relative to the process's cwd)
- * @param userAgent `npm_config_user_agent`, or '' when it is not set
- */
-export function detectPackageManager(root: string, userAgent: string): PackageManager {
-	for (const [file, manager] of LOCK_FILES) {
-		if (existsSync(path.join(root, file))) return manager;
-	}
-	const name = /^(npm|pnpm|yarn|bun)\//.exec(userAgent)?.[1];
-	return (name as PackageManager | undefined) ?? 'npm';
 }
 
 /** Every file below `dir` (absent folder: none), keyed by `prefix/relative/path`. */

@@ -38,10 +38,10 @@ export async function init(options: InitOptions): Promise<number> {
 	const outcome = await writeApp(app, answers, { ...options, databaseUrl });
 	if (options.dryRun || outcome.plan.operations.length === 0) return outcome.exitCode;
 
-	const { packageManager } = app.project;
+	const { packageManager, installRoot, root } = app.project;
 	const steps = [
 		...(outcome.neededNode ? [`Switch to Node ${outcome.neededNode} or later (nvm install 22, for example).`] : []),
-		...(outcome.installLeft ? [`${packageManager} install`] : []),
+		...(outcome.installLeft ? [`${packageManager} install${installRoot === root ? '' : `   (at the workspace root, ${installRoot})`}`] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.migrations ? ['npx create-auth migrate   (creates the auth tables at DATABASE_URL)'] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.drizzle ? ['npx create-auth migrate   (creates the auth tables with drizzle-kit)'] : []),
 		...providerSteps(answers.providers),

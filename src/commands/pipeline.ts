@@ -115,9 +115,11 @@ export async function writeApp(
 		if (installNow) {
 			// An animated spinner only where a person watches; logs and CI get two plain lines.
 			const progress = process.stdout.isTTY ? prompts.spinner() : plainProgress();
-			progress.start(`Installing dependencies with ${project.packageManager}`);
+			// In a workspace, at its root: the root lock file is the one to update.
+			const where = project.installRoot === project.root ? '' : ` in ${project.installRoot}`;
+			progress.start(`Installing dependencies with ${project.packageManager}${where}`);
 			try {
-				const { skippedBuilds } = await installDependencies(project.root, project.packageManager, controller.signal);
+				const { skippedBuilds } = await installDependencies(project.installRoot, project.packageManager, controller.signal);
 				progress.stop('Dependencies installed');
 				if (skippedBuilds.length > 0) {
 					prompts.log.warn(`${project.packageManager} skipped the build scripts of ${skippedBuilds.join(', ')} (not create-auth's): approve them with pnpm approve-builds if your app needs them.`);
