@@ -22,6 +22,12 @@ export interface KitShape {
 	explicitEnv: boolean;
 	/** `getRequestEvent` is in `$app/server` (SvelteKit 2.20+): `src/auth.ts` hands it to the runtime. */
 	requestEvent: boolean;
+	/**
+	 * The runtime's lib folders (`server/auth`, `auth`) that an app module of the same name
+	 * shadows (`src/lib/server/auth.ts`): generated code imports their index by name
+	 * (`libSpecifier` in render.ts; `ExistingAuth.shadowed` in existing-auth.ts). Absent: none.
+	 */
+	shadowedLibFolders?: readonly string[];
 }
 
 /**

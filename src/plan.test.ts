@@ -263,6 +263,73 @@ describe('planInit for each SvelteKit shape', () => {
 	});
 });
 
+describe('planInit in an app with its own src/lib/server/auth.ts (issue 26)', () => {
+	let betterAuth: Project;
+	beforeAll(async () => {
+		betterAuth = await detectProject(fixturePath('kit2-better-auth'));
+	});
+	/** The specifiers of every import of the runtime's server index in the files the plan generates (not the user's hooks). */
+	const serverIndexImports = (plan: Plan) =>
+		plan.operations.filter((op) => op.strategy === 'merge').flatMap((op) => [...(op.content ?? '').matchAll(/from '(\$lib\/server\/auth(?:\/index)?)';/g)].map((match) => `${op.path}: ${match[1]}`));
+	const withoutShadow = (project: Project): Project => ({ ...project, existingAuth: { libraries: [], shadowed: {} } });
+
+	it("imports the server runtime by its explicit index, so that Better Auth's module is never the one imported", async () => {
+		expect(betterAuth.existingAuth?.shadowed).toEqual({ 'server/auth': 'src/lib/server/auth.ts' });
+		const plan = await planInit({ ...base, project: betterAuth });
+		expect(serverIndexImports(plan).sort()).toEqual([
+			'src/auth.ts: $lib/server/auth/index',
+			'src/authorization.ts: $lib/server/auth/index',
+			'src/routes/account/+page.server.ts: $lib/server/auth/index'
+		]);
+		expect(paths(plan)).not.toContain('src/lib/server/auth.ts');
+		// Better Auth's own import in the hooks is left as it is.
+		expect(contentOf(plan, 'src/hooks.server.ts')).toContain("import { auth } from '$lib/server/auth';");
+		// The client folder is not shadowed: its pages import it as before.
+		expect(contentOf(plan, 'src/routes/signout/+page.svelte')).toContain("from '$lib/auth';");
+		const types = contentOf(plan, 'src/app.d.ts')!;
+		expect(types).toContain("import type { User, Session } from 'better-auth';\nimport type { Session as AuthSession } from '$lib/auth';");
+		expect(types).toContain('session: AuthSession | null;');
+	});
+
+	it('writes no explicit index in an app without such a module (code and regenerate as before)', async () => {
+		const plan = await planInit({ ...base, project: fixture });
+		expect(fixture.existingAuth).toEqual({ libraries: [], shadowed: {} });
+		for (const op of plan.operations) expect(op.content ?? '', op.path).not.toMatch(/\$lib\/(server\/)?auth\/index/);
+	});
+
+	it('plans zero writes when run again while the module is there', async () => {
+		const first = await planInit({ ...base, project: betterAuth });
+		expect((await planInit({ ...base, project: applied(betterAuth, first) })).operations).toEqual([]);
+	});
+
+	it("moves back to $lib/server/auth without conflicts once the user's module is gone", async () => {
+		const first = await planInit({ ...base, project: betterAuth });
+		const gone = withoutShadow(applied(betterAuth, first));
+		const plan = await planInit({ ...base, project: gone });
+		expect(plan.conflicts).toEqual([]);
+		expect(serverIndexImports(plan).sort()).toEqual([
+			'src/auth.ts: $lib/server/auth',
+			'src/authorization.ts: $lib/server/auth',
+			'src/routes/account/+page.server.ts: $lib/server/auth'
+		]);
+		// Only the import lines change.
+		const before = applied(betterAuth, first).files['src/auth.ts']!;
+		expect(contentOf(plan, 'src/auth.ts')).toBe(before.replace("'$lib/server/auth/index'", "'$lib/server/auth'"));
+	});
+
+	it('moves a set-up app to the explicit index without conflicts when a module of that name arrives later', async () => {
+		const first = await planInit({ ...base, project: fixture });
+		const later: Project = { ...applied(fixture, first), existingAuth: { libraries: [], shadowed: { 'server/auth': 'src/lib/server/auth.ts' } } };
+		const plan = await planInit({ ...base, project: later });
+		expect(plan.conflicts).toEqual([]);
+		expect(serverIndexImports(plan).sort()).toEqual([
+			'src/auth.ts: $lib/server/auth/index',
+			'src/authorization.ts: $lib/server/auth/index',
+			'src/routes/account/+page.server.ts: $lib/server/auth/index'
+		]);
+	});
+});
+
 describe('planInit with OAuth providers', () => {
 	const contentOf = (plan: Plan, path: string) => plan.operations.find((op) => op.path === path)?.content ?? '';
 	const withProviders = (project: Project, ...providers: string[]) =>

@@ -148,8 +148,11 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		);
 	}
 	const render = createRenderer(input.templates);
+	// The runtime's folders an app module takes the bare name of: their index is imported by name.
+	const shadowedLibFolders = Object.keys(project.existingAuth?.shadowed ?? {});
+	const kit = shadowedLibFolders.length > 0 ? { ...project.kit, shadowedLibFolders } : project.kit;
 	const contextOf = (given: Answers) =>
-		templateContext(given, project.kit, authEnvVars(given, input.authSecret, input.databaseUrl).map((variable) => variable.key), project.typescript, project.drizzle);
+		templateContext(given, kit, authEnvVars(given, input.authSecret, input.databaseUrl).map((variable) => variable.key), project.typescript, project.drizzle);
 	const envVars = authEnvVars(answers, input.authSecret, input.databaseUrl);
 	const context = contextOf(answers);
 	// The rendering of the answers the app was last written with, when they changed.
@@ -263,11 +266,11 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	const typed =
 		appTypes === undefined
 			? { content: await created('src/app.d.ts', 'app.d.ts.hbs') }
-			: addAppTypes(appTypes, libSpecifier('auth/index', project.kit.libImports));
+			: addAppTypes(appTypes, libSpecifier('auth/index', kit));
 	pending(typed.pending);
 	const appTypesEdits = typed.pending ? [] : [...APP_TYPES_EDITS];
 	if (answers.providers.includes('idp')) {
-		const lib = (module: string) => libSpecifier(module, project.kit.libImports);
+		const lib = (module: string) => libSpecifier(module, kit);
 		const tokens = addTokenTypes(typed.content, { session: lib('auth/types'), jwt: lib('server/auth/config') });
 		pending(tokens.pending);
 		typed.content = tokens.content;

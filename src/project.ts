@@ -4,6 +4,7 @@ import path from 'node:path';
 import { installedPackage } from './app-modules.js';
 import { detectDrizzle, DRIZZLE_CONFIGS, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
+import { detectExistingAuth, type ExistingAuth } from './existing-auth.js';
 import { enablesExplicitEnv, hasRequestEvent, kitMajor, libFolder, type KitShape } from './kit.js';
 import { detectPackageManager, installRootFile, type PackageManager } from './workspace.js';
 
@@ -39,6 +40,8 @@ export interface Project {
 	files: Record<string, string | undefined>;
 	/** The app's Drizzle setup (`sv add drizzle`), when it has one we can use; its schema file is in `files`. */
 	drizzle?: DrizzleSetup;
+	/** Auth the app already has (another library; modules that shadow the runtime's folders); absent: none looked for. */
+	existingAuth?: ExistingAuth;
 }
 
 /**
@@ -164,7 +167,8 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 		installRoot,
 		packageJson,
 		files,
-		...(drizzle ? { drizzle } : {})
+		...(drizzle ? { drizzle } : {}),
+		existingAuth: await detectExistingAuth(root, libDir, packageJson)
 	};
 }
 

@@ -2,14 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { libSpecifier } from './render.js';
 
 describe('libSpecifier', () => {
+	const alias = { libImports: false };
+	const subpath = { libImports: true };
+
 	it('uses the $lib alias with index files implied', () => {
-		expect(libSpecifier('server/auth/index', false)).toBe('$lib/server/auth');
-		expect(libSpecifier('auth/index', false)).toBe('$lib/auth');
-		expect(libSpecifier('server/auth/passwords', false)).toBe('$lib/server/auth/passwords');
+		expect(libSpecifier('server/auth/index', alias)).toBe('$lib/server/auth');
+		expect(libSpecifier('auth/index', alias)).toBe('$lib/auth');
+		expect(libSpecifier('server/auth/passwords', alias)).toBe('$lib/server/auth/passwords');
 	});
 
 	it('names the file with a .js extension for #lib subpath imports, as sv migrate does', () => {
-		expect(libSpecifier('server/auth/index', true)).toBe('#lib/server/auth/index.js');
-		expect(libSpecifier('server/auth/adapters/sqlite', true)).toBe('#lib/server/auth/adapters/sqlite.js');
+		expect(libSpecifier('server/auth/index', subpath)).toBe('#lib/server/auth/index.js');
+		expect(libSpecifier('server/auth/adapters/sqlite', subpath)).toBe('#lib/server/auth/adapters/sqlite.js');
+	});
+
+	it("names the index of a folder an app module shadows (src/lib/server/auth.ts), and only that folder's", () => {
+		const shadowed = { libImports: false, shadowedLibFolders: ['server/auth'] };
+		expect(libSpecifier('server/auth/index', shadowed)).toBe('$lib/server/auth/index');
+		expect(libSpecifier('server/auth/passwords', shadowed)).toBe('$lib/server/auth/passwords');
+		expect(libSpecifier('auth/index', shadowed)).toBe('$lib/auth');
+		expect(libSpecifier('auth/index', { libImports: false, shadowedLibFolders: ['server/auth', 'auth'] })).toBe('$lib/auth/index');
+	});
+
+	it('keeps #lib specifiers as they are when a folder is shadowed: they name the file already', () => {
+		expect(libSpecifier('server/auth/index', { libImports: true, shadowedLibFolders: ['server/auth'] })).toBe('#lib/server/auth/index.js');
 	});
 });

@@ -47,6 +47,8 @@ export interface TemplateContext {
 	kit: {
 		/** `#lib/…/index.js` subpath imports instead of `$lib/…` (see the `lib` helper). */
 		libImports: boolean;
+		/** Runtime folders imported by their index's name (`$lib/server/auth/index`): see {@link libSpecifier}. */
+		shadowedLibFolders: string[];
 		/** `src/env.ts` + `$app/env/private` + `$app/env`, instead of `$env/*` + `$app/environment`. */
 		explicitEnv: boolean;
 		/** `Handle` and the other hook types come from `@sveltejs/kit/hooks` (SvelteKit 3). */
@@ -106,7 +108,13 @@ export function templateContext(
 		strategy: answers.strategy,
 		protect: answers.protect,
 		rateLimit: { redis: answers.rateLimit === 'redis' },
-		kit: { libImports: kit.libImports, explicitEnv: kit.explicitEnv, hookTypesInHooks: kit.major >= 3, requestEvent: kit.requestEvent },
+		kit: {
+			libImports: kit.libImports,
+			shadowedLibFolders: [...(kit.shadowedLibFolders ?? [])],
+			explicitEnv: kit.explicitEnv,
+			hookTypesInHooks: kit.major >= 3,
+			requestEvent: kit.requestEvent
+		},
 		env: { names: [...names], read: Object.fromEntries(names.map((name) => [name, kit.explicitEnv ? name : `env.${name}`])) }
 	};
 }
@@ -116,9 +124,18 @@ export function templateContext(
  * extension (`server/auth/index`, `server/auth/passwords`): the `$lib` alias with index files
  * implied (`$lib/server/auth`), or Node subpath imports, which need the file with the `.js`
  * extension TypeScript maps to `.ts` (`#lib/server/auth/index.js`), as `sv migrate` writes them.
+ *
+ * A folder in `kit.shadowedLibFolders` keeps its index named (`$lib/server/auth/index`): the
+ * app has a module of the folder's name (`src/lib/server/auth.ts`, as `sv add better-auth`
+ * writes), which TypeScript and Vite resolve the bare `$lib/server/auth` to before the folder
+ * (issue 26). Only there, so other apps' code reads as before and a regenerate does not change it.
+ *
+ * @param kit the app's lib imports (`libImports`) and shadowed runtime folders (`server/auth`, `auth`)
  */
-export function libSpecifier(modulePath: string, libImports: boolean): string {
-	return libImports ? `#lib/${modulePath}.js` : `$lib/${modulePath.replace(/\/?index$/, '')}`;
+export function libSpecifier(modulePath: string, kit: Pick<KitShape, 'libImports' | 'shadowedLibFolders'>): string {
+	if (kit.libImports) return `#lib/${modulePath}.js`;
+	const implied = modulePath.replace(/\/?index$/, '');
+	return kit.shadowedLibFolders?.includes(implied) ? `$lib/${modulePath}` : `$lib/${implied}`;
 }
 
 /**
@@ -137,7 +154,7 @@ export function createRenderer(templates: TextFiles): (name: string, context: Te
 		}
 	}
 	handlebars.registerHelper('lib', (modulePath: string, options: Handlebars.HelperOptions) =>
-		libSpecifier(modulePath, (options.data.root as TemplateContext).kit.libImports)
+		libSpecifier(modulePath, (options.data.root as TemplateContext).kit)
 	);
 	handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 	const compiled = new Map<string, HandlebarsTemplateDelegate>();

@@ -77,6 +77,22 @@ export {};
 		expect(content).toContain('auth(): Promise<Session | null>;');
 	});
 
+	it("imports ours as AuthSession where the file imports another library's Session (Better Auth's), and uses that name", () => {
+		const source = "import type { User, Session } from 'better-auth';\n\n" + SV_APP_D_TS;
+		const { content } = addAppTypes(source, '$lib/auth/index');
+		expect(content).toContain("import type { User, Session } from 'better-auth';\nimport type { Session as AuthSession } from '$lib/auth/index';\n");
+		expect(content).toContain('auth(): Promise<AuthSession | null>;');
+		expect(content).toContain('session: AuthSession | null;');
+		expect(addAppTypes(content, '$lib/auth/index').content).toBe(content);
+	});
+
+	it('keeps the local name of our Session when the file already imports it under another one', () => {
+		const source = SV_APP_D_TS.replace('declare global', "import type { Session as OurSession } from '$lib/auth';\n\ndeclare global");
+		const { content } = addAppTypes(source, '$lib/auth/index');
+		expect(content.match(/import type/g)).toHaveLength(1);
+		expect(content).toContain('auth(): Promise<OurSession | null>;');
+	});
+
 	it('is idempotent', () => {
 		const once = addAppTypes(SV_APP_D_TS, '$lib/auth').content;
 		expect(addAppTypes(once, '$lib/auth').content).toBe(once);

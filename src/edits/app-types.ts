@@ -4,17 +4,24 @@ import { endOfImports, indentUnit, parseModule } from './ast.js';
 import type { EditResult } from './hooks.js';
 
 
-/** The members `src/app.d.ts` must declare, per `App` interface. */
-const MEMBERS = [
-	{ name: 'Locals', member: 'auth', line: 'auth(): Promise<Session | null>;' },
-	{ name: 'PageData', member: 'session', line: 'session: Session | null;' }
-] as const;
+/** The members `src/app.d.ts` must declare, per `App` interface, given the local name of our `Session` type. */
+const membersFor = (session: string) =>
+	[
+		{ name: 'Locals', member: 'auth', line: `auth(): Promise<${session} | null>;` },
+		{ name: 'PageData', member: 'session', line: `session: ${session} | null;` }
+	] as const;
+
+/** The local name of our `Session` where the file already imports another library's (Better Auth's). */
+const ALIAS = 'AuthSession';
 
 /**
  * Types `event.locals.auth()` and `page.data.session` in an existing `src/app.d.ts`: adds the
- * `Session` type import (from `sessionModule`: `$lib/auth` or `#lib/auth/index.js`) unless the
- * file already imports a `Session`, and, inside `declare global { namespace App { … } }`, the
- * `auth` member of `Locals` and the `session` member of `PageData`. Shapes:
+ * `Session` type import (from `sessionModule`: `$lib/auth`, `$lib/auth/index` or
+ * `#lib/auth/index.js`) unless the file already imports it from there, and, inside
+ * `declare global { namespace App { … } }`, the `auth` member of `Locals` and the `session`
+ * member of `PageData`. Where the file already imports a `Session` from elsewhere (`better-auth`,
+ * as `sv add better-auth` writes; issue 26), ours is imported as `AuthSession` and the members use
+ * that name. Shapes:
  *
  * - sv's placeholder comment (`// interface Locals {}`): replaced by the interface;
  * - an interface the user declared (empty, or with members and comments): the member is
@@ -29,17 +36,19 @@ const MEMBERS = [
  * edited: `pending` then holds the one-line manual step.
  */
 export function addAppTypes(source: string, sessionModule: string): EditResult {
-	const SESSION_IMPORT = `import type { Session } from '${sessionModule}';`;
-	const manual = `Declare in src/app.d.ts: ${SESSION_IMPORT} and, in namespace App, interface Locals { auth(): Promise<Session | null> } and interface PageData { session: Session | null }.`;
 	const ast = parseModule(source);
 	const app = ast && findAppNamespace(ast.program.body);
+	const session = ast ? sessionName(ast.program.body, sessionModule) : { local: 'Session', imported: false };
+	const SESSION_IMPORT = `import type { ${session.local === 'Session' ? 'Session' : `Session as ${session.local}`} } from '${sessionModule}';`;
+	const { local } = session;
+	const manual = `Declare in src/app.d.ts: ${SESSION_IMPORT} and, in namespace App, interface Locals { auth(): Promise<${local} | null> } and interface PageData { session: ${local} | null }.`;
 	if (!ast || !app) return { content: source, pending: manual };
 
 	const edit = new MagicString(source);
 	const unit = indentUnit(source);
 	const indent = indentOf(source, app.start!) || unit + unit;
 	let changed = false;
-	for (const { name, member, line } of MEMBERS) {
+	for (const { name, member, line } of membersFor(local)) {
 		const existing = app.body.find(
 			(node) => node.type === 'TSInterfaceDeclaration' && node.id.name === name
 		);
@@ -49,7 +58,10 @@ export function addAppTypes(source: string, sessionModule: string): EditResult {
 			);
 			if (has) continue;
 			const last = existing.body.body.at(-1);
-			if (last) edit.appendLeft(endOfLine(source, last.end!), `\n${indent}${unit}${line}`);
+			// A body on one line (`interface Locals { user?: User; session?: Session }`) stays on one line.
+			if (last && !source.slice(existing.body.start!, existing.body.end!).includes('\n')) {
+				edit.appendLeft(last.end!, `${/[;,]$/.test(source.slice(0, last.end!)) ? '' : ';'} ${line}`);
+			} else if (last) edit.appendLeft(endOfLine(source, last.end!), `\n${indent}${unit}${line}`);
 			else edit.appendLeft(existing.body.end! - 1, `\n${indent}${unit}${line}\n${indent}`);
 			changed = true;
 			continue;
@@ -61,10 +73,7 @@ export function addAppTypes(source: string, sessionModule: string): EditResult {
 		changed = true;
 	}
 	if (!changed) return { content: source };
-	const imported = ast.program.body.some(
-		(node) => node.type === 'ImportDeclaration' && node.specifiers.some((s) => s.local.name === 'Session')
-	);
-	if (!imported) {
+	if (!session.imported) {
 		const at = endOfImports(ast);
 		if (at === 0) {
 			// After sv's leading comment block, before `declare global`.
@@ -73,6 +82,27 @@ export function addAppTypes(source: string, sessionModule: string): EditResult {
 		} else edit.appendLeft(at, `\n${SESSION_IMPORT}`);
 	}
 	return { content: edit.toString() };
+}
+
+/** Specifiers of the runtime's `auth/index` however spelled: `$lib/auth`, `$lib/auth/index`, `#lib/auth/index.js`, `./lib/auth`. */
+const OUR_SESSION_MODULE = /^(?:[$#]lib|\.\/lib)\/auth(?:\/index(?:\.[jt]s)?)?$/;
+
+/**
+ * The name the file knows our `Session` by: the local name of an import of `Session` from
+ * `sessionModule` or another spelling of it (`imported`); else `Session` when no import binds that name; else
+ * {@link ALIAS}, since `Session` is another module's.
+ */
+function sessionName(body: Statement[], sessionModule: string): { local: string; imported: boolean } {
+	const imports = body.flatMap((node) => (node.type === 'ImportDeclaration' ? node.specifiers.map((specifier) => ({ node, specifier })) : []));
+	const ours = imports.find(
+		({ node, specifier }) =>
+			(node.source.value === sessionModule || OUR_SESSION_MODULE.test(node.source.value)) &&
+			specifier.type === 'ImportSpecifier' &&
+			(specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value) === 'Session'
+	);
+	if (ours) return { local: ours.specifier.local.name, imported: true };
+	const taken = imports.some(({ specifier }) => specifier.local.name === 'Session');
+	return { local: taken ? ALIAS : 'Session', imported: false };
 }
 
 function findAppNamespace(body: Statement[]): TSModuleBlock | undefined {
