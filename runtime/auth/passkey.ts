@@ -13,11 +13,18 @@ import { signIn } from './client.js';
 export interface PasskeyOptions {
 	/** Where to go once signed in (validated on the server). Default `/`. */
 	redirectTo?: string;
-	/** The page whose default form action is the runtime's `signIn`. Default `/signin`. */
+	/**
+	 * The page whose default form action is the runtime's `signIn`, as the browser requests it:
+	 * with SvelteKit's `paths.base`, so `resolve('/signin')` from `$app/paths`. Default `/signin`.
+	 */
 	signInPage?: string;
 	/** Default `passkey`. */
 	providerId?: string;
-	/** The runtime's `basePath`. Default `/auth`. */
+	/**
+	 * Where the runtime answers (its `basePath`), as the browser requests it. Default: `auth` in
+	 * the sign-in page's folder: `/auth` for `/signin`, `/base/auth` for `/base/signin`, which
+	 * follows SvelteKit's `paths.base` when `signInPage` does.
+	 */
 	basePath?: string;
 }
 
@@ -75,9 +82,10 @@ export async function addPasskey(options: PasskeyOptions = {}): Promise<void> {
 	post(options, 'register', await answer(() => startRegistration({ optionsJSON })));
 }
 
-async function ceremonyOptions({ providerId = 'passkey', basePath = '/auth' }: PasskeyOptions, query: Record<string, string>) {
+async function ceremonyOptions({ providerId = 'passkey', signInPage = '/signin', basePath }: PasskeyOptions, query: Record<string, string>) {
 	if (!passkeysSupported()) throw new PasskeyError('Unsupported', 'This browser cannot use passkeys.');
-	const response = await fetch(`${basePath}/webauthn-options/${encodeURIComponent(providerId)}?${new URLSearchParams(query)}`, {
+	const routes = basePath ?? new URL('auth', new URL(signInPage, location.href)).pathname;
+	const response = await fetch(`${routes}/webauthn-options/${encodeURIComponent(providerId)}?${new URLSearchParams(query)}`, {
 		headers: { accept: 'application/json' }
 	});
 	const body = await response.json().catch(() => ({}));

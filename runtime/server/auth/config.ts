@@ -2,6 +2,7 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
+import type { AppResolve } from './app-paths.js';
 import { endpointUrl } from './oauth/client.js';
 import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import { logMailer, type Mailer } from './mail.js';
@@ -106,11 +107,13 @@ export interface SvelteKitAuthConfig {
 	 * one-click "Continue signing in" form (default `/signin/email`); `resetPassword`: the page a
 	 * password-reset link opens, with the new password's form (default `/signin/reset-password`);
 	 * `verifyEmail`: the page a sign-up's confirmation link opens, with a one-click "Confirm
-	 * email" form (default `/signin/verify-email`).
+	 * email" form (default `/signin/verify-email`). Paths inside the app, as routes are written:
+	 * the runtime puts SvelteKit's `paths.base` in front of each (see `appBase`).
 	 */
 	pages?: { signIn?: string; signOut?: string; verifyRequest?: string; emailLink?: string; resetPassword?: string; verifyEmail?: string };
 	/**
-	 * Where the runtime answers its own routes (OAuth callbacks: `<basePath>/callback/<id>`).
+	 * Where the runtime answers its own routes (OAuth callbacks: `<basePath>/callback/<id>`), a
+	 * path inside the app: SvelteKit's `paths.base` goes in front (`/base/auth/callback/<id>`).
 	 * Default `/auth`.
 	 */
 	basePath?: string;
@@ -180,8 +183,10 @@ export interface ResolvedConfig {
 	/** `database` strategy with `session.cacheMaxAge` above 0: the adapter's session cache. */
 	sessionCache?: SessionCache;
 	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string; resetPassword: string; verifyEmail: string };
-	/** Without a trailing slash. */
+	/** Without a trailing slash; inside the app (SvelteKit's `paths.base` not included). */
 	basePath: string;
+	/** The app's `resolve` from `$app/paths`, handed to `SvelteKitAuth`: the source of `paths.base` (see `appBase`). */
+	resolve?: AppResolve;
 	callbacks: Callbacks;
 	logger: Logger;
 	useSecureCookies?: boolean;
@@ -237,9 +242,10 @@ function requireAdapterMethods(adapter: Adapter | undefined, methods: readonly (
  *   provider, or `passwords.requireEmailVerification`, with an adapter that lacks a method it
  *   needs (the message names them).
  * @throws {InvalidUrl} `url` is given but is not an absolute URL.
+ * @param resolve the app's `resolve` from `$app/paths` (see `AppEnvironment`), kept as `resolve`
  * @see spec/interface.md "Authentication" rules 1-3
  */
-export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
+export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve): ResolvedConfig {
 	const secrets = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);
 	if (secrets.length === 0 || secrets.some((s) => s.length < 32)) {
 		throw new MissingSecret('Set AUTH_SECRET (the `secret` option) to a random string of at least 32 characters.');
@@ -291,6 +297,7 @@ export function resolveConfig(config: SvelteKitAuthConfig): ResolvedConfig {
 			verifyEmail: config.pages?.verifyEmail ?? '/signin/verify-email'
 		},
 		basePath: (config.basePath ?? '/auth').replace(/\/+$/, ''),
+		resolve,
 		callbacks: config.callbacks ?? {},
 		logger,
 		useSecureCookies: config.useSecureCookies,

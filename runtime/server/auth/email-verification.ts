@@ -1,6 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { AdapterUser } from './adapters/types.js';
+import { appBase } from './app-paths.js';
 import type { GetConfig, ResolvedConfig } from './config.js';
 import { isEmail, normalizeEmail } from './email-address.js';
 import { EmailNotVerified, EmailSignInError, Verification } from './errors.js';
@@ -33,7 +34,7 @@ const verifyIdentifier = (email: string) => `verify-email:${email}`;
 export async function sendEmailVerification(event: RequestEvent, config: ResolvedConfig, email: string, callbackUrl?: string): Promise<void> {
 	const origin = appOriginOf(event.url, config);
 	const { token, expires } = await issueVerificationToken(config, verifyIdentifier(email), config.passwords.verificationMaxAge);
-	const url = emailedLinkUrl(origin, config.pages.verifyEmail, { token, email }, callbackUrl);
+	const url = emailedLinkUrl({ origin, base: appBase(event.url, config) }, config.pages.verifyEmail, { token, email }, callbackUrl);
 	const { host } = new URL(origin);
 	const mail = linkMail(email, { subject: `Confirm your email for ${host}`, intro: `Confirm your email address to sign in to ${host}:`, action: 'Confirm email', url, expires });
 	try {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fail, redirect, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { User } from '../../auth/types.js';
 import type { AdapterUser } from './adapters/types.js';
+import { appBase } from './app-paths.js';
 import type { Account, GetConfig, ResolvedConfig } from './config.js';
 import { isEmail, normalizeEmail } from './email-address.js';
 import { AdapterError, CallbackRouteError, EmailSignInError, Verification } from './errors.js';
@@ -29,7 +30,7 @@ export type InvalidEmailFailure = ActionFailure<{ error: 'InvalidEmail'; message
  * provider's `maxAge`; the link, on the trusted origin ({@link appOriginOf}), is the
  * `emailLink` page with `token`, `email` and the validated `callbackUrl`; the provider's
  * `sendVerificationRequest` sends it.
- * @returns the 400 answer for a malformed address, else the verify-request page's path
+ * @returns the 400 answer for a malformed address, else the verify-request page's path (under SvelteKit's `paths.base`)
  * @throws {RateLimited} over an `emailLink` limit; {@link RateLimitStoreError} the store is down.
  * @throws {UntrustedHost} neither `AUTH_URL` nor a trusted host: a link must never name a
  *   `Host` header nobody vouched for (the token would go there).
@@ -50,13 +51,13 @@ export async function sendSignInLink(
 
 	const origin = appOriginOf(event.url, config);
 	const { token, expires } = await issueVerificationToken(config, email, provider.maxAge);
-	const url = emailedLinkUrl(origin, config.pages.emailLink, { token, email }, callbackUrlOf(event, form));
+	const url = emailedLinkUrl({ origin, base: appBase(event.url, config) }, config.pages.emailLink, { token, email }, callbackUrlOf(event, form));
 	try {
 		await provider.sendVerificationRequest({ identifier: email, url, expires, provider, token, request: event.request });
 	} catch (err) {
 		throw new EmailSignInError(`Sending the sign-in link to ${email} failed.`, { provider: provider.id, err: err as Error });
 	}
-	return `${config.pages.verifyRequest}?${new URLSearchParams({ provider: provider.id, type: 'email' })}`;
+	return `${appBase(event.url, config)}${config.pages.verifyRequest}?${new URLSearchParams({ provider: provider.id, type: 'email' })}`;
 }
 
 /**

@@ -1,7 +1,9 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
+import { appBase } from './app-paths.js';
 import type { ResolvedConfig } from './config.js';
+import { matchesPathPrefix } from './redirects.js';
 
 /** A session with its user: what the guards let through. */
 export type SignedInSession = Session & { user: User };
@@ -43,7 +45,8 @@ export function isNavigation(event: RequestEvent): boolean {
 
 /**
  * The signed-in session, or the end of the request: a page navigation is sent to the sign-in
- * page (303 to `<signIn page>?callbackUrl=<path and query>`, which brings the user back), any
+ * page (303 to `<base><signIn page>?callbackUrl=<path and query>`, `<base>` being SvelteKit's
+ * `paths.base` and the path the request's own, base included; the sign-in brings the user back), any
  * other request (a `+server.ts` endpoint, a remote function, a fetch) gets a 401 with SvelteKit's
  * error body (JSON `{ "message": "Sign in to continue." }` for clients that do not ask for HTML).
  * Works in `load`, form actions, endpoints and remote functions; without `event`, the current
@@ -61,7 +64,20 @@ export async function requireSession(event?: RequestEvent): Promise<SignedInSess
 	if (session?.user) return session as SignedInSession;
 	if (!isNavigation(current)) error(401, 'Sign in to continue.');
 	const callbackUrl = current.url.pathname + current.url.search;
-	redirect(303, `${(await getConfig(current)).pages.signIn}?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+	const config = await getConfig(current);
+	redirect(303, `${appBase(current.url, config)}${config.pages.signIn}?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+}
+
+/**
+ * Whether the request's path is one of `prefixes` or below it ({@link matchesPathPrefix}), with
+ * SvelteKit's `paths.base` taken off first: the prefixes are paths inside the app (`/account`),
+ * as routes are written, and `/base/account` matches `/account` in an app served under `/base`.
+ * @throws {Error} the request did not pass through the auth handle (`hooks.server.ts`).
+ */
+export async function matchesRequestPath(event: RequestEvent, prefixes: readonly string[]): Promise<boolean> {
+	const getConfig = configs.get(event.locals);
+	if (!getConfig) throw new Error('matchesRequestPath(): this request did not pass through the auth handle; export it from src/hooks.server.');
+	return matchesPathPrefix(event.url.pathname, prefixes, appBase(event.url, await getConfig(event)));
 }
 
 /** {@link requireSession}'s user. Same answers and errors. */

@@ -1,6 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 export { SvelteKitAuth } from './kit.js';
 export type { AppEnvironment, AppProvider, Handle, SvelteKitAuthResult } from './kit.js';
+export type { AppResolve } from './app-paths.js';
 export type { Account, Callbacks, JWT, Logger, PasswordOptions, SvelteKitAuthConfig } from './config.js';
 export type { Session, User } from '../../auth/types.js';
 export type {
@@ -61,7 +62,7 @@ export {
 } from './errors.js';
 export type { AuthErrorCause, ErrorType } from './errors.js';
 export { matchesPathPrefix } from './redirects.js';
-export { isNavigation, requireSession, requireUser, type SignedInSession } from './guards.js';
+export { isNavigation, matchesRequestPath, requireSession, requireUser, type SignedInSession } from './guards.js';
 export { DEFAULT_RATE_LIMITS, memoryRateLimitStore } from './rate-limit.js';
 export type { Limiter, RateLimitConfig, RateLimitRule, RateLimitStore } from './rate-limit.js';
 export { configurePasswordHashing, type PasswordHashingLimits } from './passwords.js';

@@ -4,6 +4,7 @@ import type { sequence } from '@sveltejs/kit/hooks';
 import type { Session } from '../../auth/types.js';
 import { signInAction, signOutAction } from './actions.js';
 import type { Awaitable } from './adapters/types.js';
+import { appBase, type AppResolve } from './app-paths.js';
 import { resolveConfig, type GetConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
 import { emailLinkAction } from './email.js';
 import { verifyEmailAction } from './email-verification.js';
@@ -37,12 +38,19 @@ export interface AppEnvironment {
 	 * and `requireUser()` work without an event (in remote functions, or code they call).
 	 */
 	getRequestEvent?: () => RequestEvent;
+	/**
+	 * SvelteKit's `resolve` from `$app/paths` (SvelteKit 2.26+ and 3), so that every redirect the
+	 * runtime makes, every link it mails and the OAuth callback URL carry the app's `paths.base`
+	 * (`/base/signin`); pages, `basePath` and `callbackUrl` checks are then taken inside the base.
+	 * Without it the runtime works as if the base were empty.
+	 */
+	resolve?: AppResolve;
 }
 
 /**
- * A configured provider as pages may show it: no secrets. `signinUrl` is the sign-in page;
- * `callbackUrl` is where the provider sends the browser back (the URL to register at an OAuth
- * provider), on `AUTH_URL`'s origin when set, else the request's.
+ * A configured provider as pages may show it: no secrets. `signinUrl` is the sign-in page's path
+ * (with SvelteKit's `paths.base`); `callbackUrl` is where the provider sends the browser back (the
+ * URL to register at an OAuth provider, base included), on `AUTH_URL`'s origin when set, else the request's.
  * @see spec/interface.md "AppProvider"
  */
 export interface AppProvider {
@@ -106,11 +114,11 @@ export function SvelteKitAuth(
 	useRequestEvent(app.getRequestEvent);
 	let getConfig: GetConfig;
 	if (typeof config === 'function') {
-		getConfig = async (event) => resolveConfig(await config(event));
+		getConfig = async (event) => resolveConfig(await config(event), app.resolve);
 	} else {
 		// SvelteKit imports server modules while building, without the runtime environment.
-		let resolved: ResolvedConfig | undefined = app.building ? undefined : resolveConfig(config);
-		getConfig = async () => (resolved ??= resolveConfig(config));
+		let resolved: ResolvedConfig | undefined = app.building ? undefined : resolveConfig(config, app.resolve);
+		getConfig = async () => (resolved ??= resolveConfig(config, app.resolve));
 	}
 
 	/** An OAuth callback (a 303) and a passkey options request (JSON) are answered here; any other path goes on to the app. */
@@ -135,13 +143,14 @@ export function SvelteKitAuth(
 	const getProviders = async (event: RequestEvent): Promise<AppProvider[]> => {
 		const resolved = await getConfig(event);
 		const origin = resolved.origin ?? event.url.origin;
+		const base = appBase(event.url, resolved);
 		// Behind a redirect proxy, the callback URL to register is the proxy's.
-		const callbackBase = (provider: ProviderConfig) => (isOAuthProvider(provider) && proxyUrlOrNone(resolved, provider)) || `${origin}${resolved.basePath}`;
+		const callbackBase = (provider: ProviderConfig) => (isOAuthProvider(provider) && proxyUrlOrNone(resolved, provider)) || `${origin}${base}${resolved.basePath}`;
 		return resolved.providers.map((provider) => ({
 			id: provider.id,
 			name: provider.name,
 			type: provider.type,
-			signinUrl: resolved.pages.signIn,
+			signinUrl: `${base}${resolved.pages.signIn}`,
 			callbackUrl: `${callbackBase(provider)}/callback/${provider.id}`,
 			...(isOAuthProvider(provider) && provider.style ? { style: provider.style } : {})
 		}));

@@ -1,6 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, type Action, type ActionFailure } from '@sveltejs/kit';
 import type { AdapterAccount } from './adapters/types.js';
+import { appBase } from './app-paths.js';
 import type { GetConfig, ResolvedConfig } from './config.js';
 import { isEmail, normalizeEmail } from './email-address.js';
 import { AdapterError, EmailSignInError, Verification } from './errors.js';
@@ -56,7 +57,7 @@ export function requestPasswordResetAction(getConfig: GetConfig): Action {
 		const origin = appOriginOf(event.url, config);
 		if (await need(config, 'getAccount')(email, PASSWORD_PROVIDER)) {
 			const { token, expires } = await issueVerificationToken(config, resetIdentifier(email), config.passwords.resetMaxAge);
-			const url = emailedLinkUrl(origin, config.pages.resetPassword, { token, email });
+			const url = emailedLinkUrl({ origin, base: appBase(event.url, config) }, config.pages.resetPassword, { token, email });
 			const { host } = new URL(origin);
 			const mail = linkMail(email, { subject: `Reset your password for ${host}`, intro: `Choose a new password for ${host}:`, action: 'Reset password', url, expires });
 			config.mailer(mail).catch((err: unknown) => {

@@ -55,3 +55,42 @@ describe('matchesPathPrefix', () => {
 		expect(matchesPathPrefix('/anything', ['/'])).toBe(true);
 	});
 });
+
+describe('safeRedirectTarget under paths.base', () => {
+	it.each([
+		['/base/account?tab=1', '/base/account?tab=1'],
+		['/base', '/base'],
+		['/base/', '/base/'],
+		['https://app.example/base/x', '/base/x']
+	])('keeps %s, inside the base', (target, expected) => {
+		expect(safeRedirectTarget(target, origin, true, '/base')).toBe(expected);
+	});
+
+	it.each([
+		['a path outside the base', '/account'],
+		['the site root', '/'],
+		['a path that only starts like the base', '/basement/x'],
+		['dot segments out of the base', '/base/../evil'],
+		['encoded dot segments out of the base', '/base/%2E%2E/evil'],
+		['an encoded slash after the base', '/base%2F..%2Fevil'],
+		['a protocol-relative URL', '//evil.example/base/'],
+		['an absolute URL outside the base', 'https://app.example/other/'],
+		['an empty string', '']
+	])('gives the base home for %s', (_, target) => {
+		expect(safeRedirectTarget(target, origin, true, '/base')).toBe('/base/');
+	});
+});
+
+describe('matchesPathPrefix under paths.base', () => {
+	it.each([
+		['/base/account', true],
+		['/base/account/x', true],
+		['/base/%61ccount', true],
+		['/b%61se/account', true],
+		['/base/public', false],
+		['/account', false],
+		['/basement/account', false]
+	])('%s: %s', (pathname, expected) => {
+		expect(matchesPathPrefix(pathname, ['/account'], '/base')).toBe(expected);
+	});
+});

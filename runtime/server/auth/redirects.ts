@@ -19,39 +19,54 @@ export function appOriginOf(url: URL, config: ResolvedConfig): string {
 /**
  * Checks a post-sign-in/out target. Accepts a path (`/account?tab=1`) or, when
  * `allowAbsolute`, an absolute URL on `origin`; returns it as a path (so the Location header
- * never names another host). Anything else (another origin, `//evil`, `/\evil`,
- * `javascript:`, control characters, non-strings) gives `/`.
+ * never names another host). With SvelteKit's `paths.base` (`base`, e.g. `/base`), the path must
+ * be the app's: `/base` or below it, compared once the URL parser has resolved dot segments
+ * (`/base/../x`, `/base/%2e%2e/x`), since anything else on the origin is not this app (another
+ * app may live there). Anything else (another origin, outside the base, `//evil`, `/\evil`,
+ * `javascript:`, control characters, non-strings) gives the app's home, `<base>/`.
+ * @param base the app's `paths.base` (`''` or `/base`, see `appBase`)
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Unvalidated_Redirects_and_Forwards_Cheat_Sheet.html
  */
-export function safeRedirectTarget(target: unknown, origin: string, allowAbsolute: boolean): string {
+export function safeRedirectTarget(target: unknown, origin: string, allowAbsolute: boolean, base = ''): string {
+	const home = `${base}/`;
 	// Browsers read "\" as "/" and drop tabs/newlines, which turns "/\evil" into "//evil".
-	if (typeof target !== 'string' || target === '' || /[\\\u0000-\u001f\u007f]/.test(target)) return '/';
+	if (typeof target !== 'string' || target === '' || /[\\\u0000-\u001f\u007f]/.test(target)) return home;
 	const relative = target.startsWith('/') && !target.startsWith('//');
-	if (!relative && !allowAbsolute) return '/';
+	if (!relative && !allowAbsolute) return home;
 	let url: URL;
 	try {
 		url = relative ? new URL(target, origin) : new URL(target);
 	} catch {
-		return '/';
+		return home;
 	}
-	return url.origin === origin ? url.pathname + url.search + url.hash : '/';
+	if (url.origin !== origin || !isUnder(url.pathname, base)) return home;
+	return url.pathname + url.search + url.hash;
 }
+
+/** Whether `pathname` is `base` or below it, by whole segments (`/base/x`, not `/basement`). */
+const isUnder = (pathname: string, base: string) => base === '' || pathname === base || pathname.startsWith(`${base}/`);
 
 /**
  * Whether `pathname` is one of `prefixes` or below it, by whole segments: `/account` matches
  * `/account` and `/account/x`, not `/accounts`. Compares the percent-decoded path with
  * repeated slashes collapsed (SvelteKit routes on the decoded path, so `/%61ccount` is
  * `/account`). A malformed escape counts as a match: a guard should fail closed.
+ * @param pathname a request's URL path (`event.url.pathname`), SvelteKit's `paths.base` included
+ * @param prefixes paths inside the app, without the base (`/account`), as routes are written
+ * @param base the app's `paths.base` (`''` or `/base`): taken off `pathname` first; a path
+ *   outside it is no path of the app (SvelteKit answers it 404 before any hook) and matches nothing
  */
-export function matchesPathPrefix(pathname: string, prefixes: readonly string[]): boolean {
+export function matchesPathPrefix(pathname: string, prefixes: readonly string[], base = ''): boolean {
 	let decoded: string;
 	try {
 		decoded = decodeURIComponent(pathname).replace(/\/{2,}/g, '/');
 	} catch {
 		return prefixes.length > 0;
 	}
+	if (!isUnder(decoded, base)) return false;
+	const inApp = decoded.slice(base.length) || '/';
 	return prefixes.some((prefix) => {
-		const base = prefix.replace(/\/+$/, '');
-		return base === '' || decoded === base || decoded.startsWith(`${base}/`);
+		const start = prefix.replace(/\/+$/, '');
+		return start === '' || inApp === start || inApp.startsWith(`${start}/`);
 	});
 }

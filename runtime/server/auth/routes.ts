@@ -1,6 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import { userForAccount } from './accounts.js';
+import { appBase } from './app-paths.js';
 import type { ResolvedConfig } from './config.js';
 import { OAuthCallbackError } from './errors.js';
 import { callbackParams, finishAuthorization, type CallbackResult } from './oauth/callback.js';
@@ -13,21 +14,22 @@ import { readSession } from './session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
 
 /**
- * The OAuth provider whose callback `url` is (`<basePath>/callback/<id>`), or undefined for
- * any other path, including callbacks of unknown ids (they fall through to the app).
+ * The OAuth provider whose callback `url` is (`<base><basePath>/callback/<id>`, `<base>` being
+ * SvelteKit's `paths.base`), or undefined for any other path, including callbacks of unknown ids
+ * (they fall through to the app).
  */
 export function callbackProvider(url: URL, config: ResolvedConfig): OAuthConfig | undefined {
 	return providerAt(url, config, 'callback', isOAuthProvider);
 }
 
-/** The passkey provider an options request `url` is for (`<basePath>/webauthn-options/<id>`), or undefined. */
+/** The passkey provider an options request `url` is for (`<base><basePath>/webauthn-options/<id>`), or undefined. */
 export function webauthnOptionsProvider(url: URL, config: ResolvedConfig): WebAuthnConfig | undefined {
 	return providerAt(url, config, 'webauthn-options', isWebAuthnProvider);
 }
 
-/** The provider of kind `is` whose id ends `<basePath>/<route>/<id>`, or undefined. */
+/** The provider of kind `is` whose id ends `<base><basePath>/<route>/<id>`, or undefined. */
 function providerAt<T extends ProviderConfig>(url: URL, config: ResolvedConfig, route: string, is: (provider: ProviderConfig) => provider is T): T | undefined {
-	const prefix = `${config.basePath}/${route}/`;
+	const prefix = `${appBase(url, config)}${config.basePath}/${route}/`;
 	if (!url.pathname.startsWith(prefix)) return undefined;
 	const id = decodeURIComponent(url.pathname.slice(prefix.length));
 	return config.providers.filter(is).find((provider) => provider.id === id);
@@ -82,5 +84,5 @@ async function finishCallback(event: RequestEvent, config: ResolvedConfig, provi
 		currentUserId: current?.user?.id
 	});
 	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
-	return chosen ? await redirectTarget(event, config, chosen) : (flow.redirectTo ?? '/');
+	return chosen ? await redirectTarget(event, config, chosen) : (flow.redirectTo ?? `${appBase(event.url, config)}/`);
 }

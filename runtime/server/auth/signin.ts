@@ -1,6 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import type { User } from '../../auth/types.js';
+import { appBase } from './app-paths.js';
 import type { Account, ResolvedConfig } from './config.js';
 import { AccessDenied, AuthError, CallbackRouteError, type ErrorType } from './errors.js';
 import type { Profile } from './providers/types.js';
@@ -9,14 +10,16 @@ import { seeOther } from './see-other.js';
 import { startSession } from './session.js';
 
 /**
- * Where to go next: the `redirect` callback's choice, or the validated target (default `/`).
- * The app's origin is `url`'s (AUTH_URL) when configured, else the request's.
+ * Where to go next: the `redirect` callback's choice, or the validated target (default: the
+ * app's home, `<base>/` with SvelteKit's `paths.base`; a target outside the base gets it too, see
+ * {@link safeRedirectTarget}). The app's origin is `url`'s (AUTH_URL) when configured, else the request's.
  */
 export async function redirectTarget(event: RequestEvent, config: ResolvedConfig, url: string | undefined): Promise<string> {
 	const baseUrl = config.origin ?? event.url.origin;
+	const base = appBase(event.url, config);
 	const { redirect: callback } = config.callbacks;
-	if (callback) return callback({ url: url ?? '/', baseUrl });
-	return safeRedirectTarget(url, baseUrl, config.trustHost);
+	if (callback) return callback({ url: url ?? `${base}/`, baseUrl });
+	return safeRedirectTarget(url, baseUrl, config.trustHost, base);
 }
 
 /**
@@ -61,15 +64,17 @@ export async function finishSignIn(event: RequestEvent, config: ResolvedConfig, 
 }
 
 /**
- * The sign-in page with `?error=<type>` (plus `code`, and the `callbackUrl` to keep when it is a
- * same-origin path): where every failed sign-in ends.
+ * The sign-in page (under SvelteKit's `paths.base`) with `?error=<type>` (plus `code`, and the
+ * `callbackUrl` to keep when it is a same-origin path inside the base other than its home):
+ * where every failed sign-in ends.
  */
 export function signInErrorUrl(event: RequestEvent, config: ResolvedConfig, error: ErrorType, options: { code?: string; callbackUrl?: string } = {}): string {
+	const base = appBase(event.url, config);
 	const query = new URLSearchParams({ error });
 	if (options.code) query.set('code', options.code);
-	const safeCallback = safeRedirectTarget(options.callbackUrl, event.url.origin, false);
-	if (options.callbackUrl && safeCallback !== '/') query.set('callbackUrl', safeCallback);
-	return `${config.pages.signIn}?${query}`;
+	const safeCallback = safeRedirectTarget(options.callbackUrl, event.url.origin, false, base);
+	if (options.callbackUrl && safeCallback !== `${base}/`) query.set('callbackUrl', safeCallback);
+	return `${base}${config.pages.signIn}?${query}`;
 }
 
 /** The stable type of a failure, `fallback` for anything that is not an {@link AuthError}. */

@@ -54,13 +54,19 @@ export async function useVerificationToken(config: ResolvedConfig, identifier: s
 }
 
 /**
- * The URL an emailed link opens: `page` on `origin` (the trusted one, see `appOriginOf`) with
- * `token` and `email`, and `callbackUrl` when it is a same-origin path other than `/` (where the
- * link's POST sends the user afterwards).
+ * The URL an emailed link opens: `page` (a path inside the app) under `base` (SvelteKit's
+ * `paths.base`, see `appBase`) on `origin` (the trusted one, see `appOriginOf`), with `token` and
+ * `email`, and `callbackUrl` when it is a same-origin path inside the base other than its home
+ * (where the link's POST sends the user afterwards).
  */
-export function emailedLinkUrl(origin: string, page: string, { token, email }: { token: string; email: string }, callbackUrl?: string): string {
+export function emailedLinkUrl(
+	{ origin, base }: { origin: string; base: string },
+	page: string,
+	{ token, email }: { token: string; email: string },
+	callbackUrl?: string
+): string {
 	const query = new URLSearchParams({ token, email });
-	const target = callbackUrl && safeRedirectTarget(callbackUrl, origin, true);
-	if (target && target !== '/') query.set('callbackUrl', target);
-	return `${origin}${page}?${query}`;
+	const target = callbackUrl && safeRedirectTarget(callbackUrl, origin, true, base);
+	if (target && target !== `${base}/`) query.set('callbackUrl', target);
+	return `${origin}${base}${page}?${query}`;
 }

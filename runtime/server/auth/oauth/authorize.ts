@@ -1,6 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { RequestEvent } from '@sveltejs/kit';
 import * as oauth from 'oauth4webapi';
+import { appBase } from '../app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import type { OAuthConfig } from '../providers/types.js';
 import { appOriginOf } from '../redirects.js';
@@ -18,15 +19,16 @@ export function checksOf(provider: OAuthConfig, proxied: boolean): Set<'state' |
 }
 
 /**
- * The `redirect_uri` registered at the provider: `<origin><basePath>/callback/<id>` (origin: see
- * {@link appOriginOf}); with a redirect proxy (see {@link proxyUrlOf}), the proxy's URL replaces
- * `<origin><basePath>`. The origin must be trusted either way: with a proxy it goes in the `state`.
+ * The `redirect_uri` registered at the provider: `<origin><base><basePath>/callback/<id>` (origin:
+ * see {@link appOriginOf}; `<base>`: SvelteKit's `paths.base`, see {@link appBase}); with a
+ * redirect proxy (see {@link proxyUrlOf}), the proxy's URL replaces `<origin><base><basePath>`.
+ * The origin must be trusted either way: with a proxy it goes in the `state`.
  * @throws {UntrustedHost} neither `url` nor `trustHost`.
  * @throws {TypeError} an invalid `redirectProxyUrl`.
  */
 export function redirectUriOf(url: URL, config: ResolvedConfig, provider: OAuthConfig): string {
 	const origin = appOriginOf(url, config);
-	return `${proxyUrlOf(config, provider) ?? `${origin}${config.basePath}`}/callback/${provider.id}`;
+	return `${proxyUrlOf(config, provider) ?? `${origin}${appBase(url, config)}${config.basePath}`}/callback/${provider.id}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { Cookies } from '@sveltejs/kit';
+import { appBase } from '../app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import { authCookie } from '../cookies.js';
 import { InvalidCheck } from '../errors.js';
@@ -30,13 +31,17 @@ export interface FlowState extends Record<string, unknown> {
 export const FLOW_MAX_AGE = 15 * 60;
 const SALT = 'auth.oauth-flow';
 
-/** Cookie name and attributes. `form_post` callbacks are cross-site POSTs: they need SameSite=None (https). */
+/**
+ * Cookie name and attributes: scoped to where callbacks arrive, `<base><basePath>` (SvelteKit's
+ * `paths.base` included, or the browser would not send it there). `form_post` callbacks are
+ * cross-site POSTs: they need SameSite=None (https).
+ */
 const flowCookie = (url: URL, config: ResolvedConfig, formPost = false) =>
-	authCookie(url, config.useSecureCookies, 'oauth-flow', { path: config.basePath || '/', crossSite: formPost });
+	authCookie(url, config.useSecureCookies, 'oauth-flow', { path: `${appBase(url, config)}${config.basePath}` || '/', crossSite: formPost });
 
 /**
  * Stores the flow in one encrypted (A256GCM, key derived from the secret for this use only),
- * httpOnly cookie scoped to `basePath`, valid 15 minutes. Starting another sign-in replaces it.
+ * httpOnly cookie scoped to `<base><basePath>`, valid 15 minutes. Starting another sign-in replaces it.
  */
 export async function saveFlow(cookies: Cookies, url: URL, config: ResolvedConfig, flow: FlowState, formPost: boolean): Promise<void> {
 	const value = await seal(flow, config.secrets[0]!, SALT, FLOW_MAX_AGE, Math.floor(Date.now() / 1000));

@@ -1,5 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { RequestEvent } from '@sveltejs/kit';
+import { appBase } from '../app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import { InvalidCheck } from '../errors.js';
 import { seal, unseal } from '../jwt.js';
@@ -63,7 +64,8 @@ export function proxyState(origin: string, config: ResolvedConfig): Promise<stri
  * deployment's own (`AUTH_URL`'s, else the request's). A `state` that does not open takes the
  * normal path, whose checks reject it; nothing here touches the flow cookie.
  * @param params the callback's parameters (query, or form body for `form_post`).
- * @returns `<origin><basePath>/callback/<id>?<query>`: the query string as received for GET;
+ * @returns `<origin><base><basePath>/callback/<id>?<query>` (`<base>`: SvelteKit's `paths.base`,
+ *   the same in every deployment of the app): the query string as received for GET;
  *   for a `form_post` POST, the posted fields encoded as the query (a 303 turns it into a GET).
  * @throws {InvalidCheck} a state sealed with our secret whose `origin` is not an http(s) origin.
  * @throws {TypeError} the configured proxy URL is invalid (see {@link proxyUrlOf}).
@@ -85,5 +87,5 @@ export async function forwardedCallbackUrl(
 	}
 	if (origin === (config.origin ?? event.url.origin)) return undefined;
 	const query = event.request.method === 'POST' ? params.toString() : event.url.search.slice(1);
-	return `${origin}${config.basePath}/callback/${encodeURIComponent(provider.id)}?${query}`;
+	return `${origin}${appBase(event.url, config)}${config.basePath}/callback/${encodeURIComponent(provider.id)}?${query}`;
 }

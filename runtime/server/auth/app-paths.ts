@@ -1,0 +1,25 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+
+/**
+ * SvelteKit's `resolve` from `$app/paths` (SvelteKit 2.26+ and 3), as the generated `src/auth.ts`
+ * hands it to `SvelteKitAuth`. Typed loosely (`never`) so that the app's own `resolve`, whose
+ * parameter is the union of its route ids, is accepted as it is; the runtime calls it with plain
+ * paths inside the app (`/`), which SvelteKit prefixes with `paths.base` whatever the route types say.
+ */
+export type AppResolve = (path: never) => string;
+
+/**
+ * The app's `paths.base` as this request sees it: `''`, or `/base` with no trailing slash.
+ * `resolve('/')` answers `<base>/`, or during a request a path relative to the request's URL
+ * (`./`, `../..`, with `paths.relative`, SvelteKit's default), so it is resolved against `url`;
+ * SvelteKit serves only requests under the base, so both give the same absolute path.
+ * SvelteKit 3 has no `base` export left: `resolve` is the one way both majors name it.
+ * @param url the request's URL (`event.url`)
+ * @param config the resolved config, whose `resolve` is the app's; without it (SvelteKit 2 before
+ *   2.26, or a test), no base: `''`
+ * @see https://svelte.dev/docs/kit/$app-paths#resolve
+ */
+export function appBase(url: URL, { resolve }: { resolve?: AppResolve }): string {
+	if (!resolve) return '';
+	return new URL((resolve as (path: string) => string)('/'), url).pathname.replace(/\/+$/, '');
+}
