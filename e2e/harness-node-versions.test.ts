@@ -5,15 +5,19 @@
  * into an existing (even empty) one with `errorOnExist: true, force: false`
  * (ERR_FS_CP_EEXIST), which Node 20 allowed; copyFixture() once did that, and broke the demo
  * and every e2e test on today's LTS. CI runs this file under Node 22 and 24 too (scripts/ci-node.js).
+ * Last, the demo's check of its native driver (scripts/native-driver.js): better-sqlite3 installed
+ * under this Node, loaded by Node 22, is rebuilt for it.
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { copyFixture, removeApp, repoRoot, run } from './harness/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureNativeDriver, nodeEnv, nodeHeaders } from '../scripts/native-driver.js';
+import { cleanEnv, copyFixture, install, removeApp, repoRoot, run } from './harness/app.js';
 import { NODE_MAJORS, nodeDir, nodeToolchain } from './harness/node.js';
+import { keepPrebuilds } from './harness/prebuilds.js';
 
 const FIXTURE = 'kit2-ts';
 const fixtureDir = path.join(import.meta.dirname, 'fixtures', FIXTURE);
@@ -110,5 +114,58 @@ describe.each(NODE_MAJORS)('copyFixture() under Node %i from npm', (major) => {
 		expect(await snapshot(out.temp)).toEqual(expected);
 		expect(await snapshot(dest)).toEqual(expected);
 		expect(existsSync(path.join(dest, 'node_modules'))).toBe(false);
+	});
+});
+
+describe("the demo's native driver under another Node (scripts/native-driver.js)", () => {
+	/** A package with better-sqlite3 alone, at the repo's range, installed under this test's Node. */
+	let probe: string;
+
+	beforeAll(async () => {
+		probe = await tempDir();
+		const range = JSON.parse(await fs.readFile(path.join(repoRoot, 'package.json'), 'utf8')).devDependencies['better-sqlite3'];
+		await fs.writeFile(path.join(probe, 'package.json'), JSON.stringify({ name: 'probe', private: true, dependencies: { 'better-sqlite3': range } }));
+		await install(probe);
+	});
+
+	it('finds the headers of the Node 22 and 24 from npm, and puts that Node first for children', async () => {
+		for (const major of NODE_MAJORS) {
+			const toolchain = await nodeToolchain(major);
+			expect(nodeHeaders(toolchain.node)).toBe(toolchain.nodedir);
+			expect(nodeEnv(toolchain.node)).toEqual(toolchain.env);
+		}
+		const ours = nodeHeaders();
+		if (ours) expect(existsSync(path.join(ours, 'include', 'node', 'common.gypi'))).toBe(true);
+	});
+
+	it('says "absent" for an app without better-sqlite3, "ok" when it loads as installed', async () => {
+		expect(await ensureNativeDriver(await tempDir())).toEqual({ status: 'absent' });
+		expect(await ensureNativeDriver(probe)).toEqual({ status: 'ok' });
+	});
+
+	it('when it cannot rebuild, throws with the command to run and leaves the app as it was', async () => {
+		const toolchain = await nodeToolchain(22);
+		const binary = path.join(probe, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+		const before = await fs.readFile(binary);
+		const noNpm = { ...toolchain.env, PATH: path.dirname(toolchain.node) };
+		const error = await ensureNativeDriver(probe, { node: toolchain.node, env: noNpm }).catch((e: Error) => e);
+		expect(error).toBeInstanceOf(Error);
+		expect((error as Error).message).toMatch(/does not load in Node v22\.[\s\S]*NODE_MODULE_VERSION 115/);
+		expect((error as Error).message).toContain(`cd ${probe} && PATH=${path.dirname(toolchain.node)}:$PATH npm_config_nodedir=${toolchain.nodedir} npm rebuild better-sqlite3`);
+		expect((await fs.readFile(binary)).equals(before)).toBe(true);
+	});
+
+	it('rebuilds a driver built for this Node so that Node 22 loads it, then says "ok"', async () => {
+		const toolchain = await nodeToolchain(22);
+		const result = await ensureNativeDriver(probe, { node: toolchain.node, env: nodeEnv(toolchain.node) });
+		expect(result.status).toBe('rebuilt');
+		expect(result.why).toMatch(/NODE_MODULE_VERSION 115/);
+		keepPrebuilds(probe, cleanEnv(toolchain.env)); // a compile is kept for the next run
+		expect(await ensureNativeDriver(probe, { node: toolchain.node })).toEqual({ status: 'ok' });
+		const query = await run(toolchain.node, ['-e', `const D = require('better-sqlite3'); console.log(new D(':memory:').prepare('SELECT 6 * 7 AS n').get().n)`], {
+			cwd: probe,
+			timeout: 30_000
+		});
+		expect(query.stdout.trim(), query.stderr).toBe('42');
 	});
 });

@@ -6,6 +6,10 @@
  * earlier demo app is replaced), `create-auth --yes --providers credentials,idp` on it, the dev
  * IdP (`create-auth dev-idp`) on http://127.0.0.1:9400 with its values in the app's `.env`,
  * then `vite dev` on http://127.0.0.1:5173 in the foreground. Ctrl-C stops both.
+ *
+ * Everything runs under the Node that runs this script (its bin folder first on the children's
+ * PATH, its headers as node-gyp's nodedir: ./native-driver.js), and the app's better-sqlite3 is
+ * checked to load in it, rebuilt if it does not, before the server starts.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -23,6 +27,7 @@ import {
 	setEnv,
 	waitForHttp
 } from '../e2e/harness/app.js';
+import { ensureNativeDriver, nodeEnv } from './native-driver.js';
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 // SvelteKit 3 needs Node 22.17 or later; on an older Node the demo is a SvelteKit 2 app.
@@ -31,8 +36,13 @@ const PORT = 5173;
 const demoRoot = path.join(repoRoot, '.demo');
 const appDir = path.join(demoRoot, 'app');
 const extraArgs = process.argv.slice(2);
+/** For every child: this Node first on the PATH, and its headers for node-gyp. */
+const env = nodeEnv();
 
-/** @param {string} message */
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
 	console.error(`\ndemo: ${message}`);
 	process.exit(1);
@@ -41,7 +51,7 @@ function fail(message) {
 // 1. The CLI is TypeScript compiled to dist/ (by `npm install`'s prepare, or `npm run build`).
 if (!existsSync(path.join(repoRoot, 'dist', 'cli.js'))) {
 	console.log('demo: dist/cli.js is missing, building the CLI (npm run build)...');
-	const result = await run('npm', ['run', 'build'], { cwd: repoRoot, echo: true, timeout: 300_000 });
+	const result = await run('npm', ['run', 'build'], { cwd: repoRoot, env, echo: true, timeout: 300_000 });
 	if (result.exitCode !== 0) fail('npm run build failed');
 }
 
@@ -54,12 +64,18 @@ console.log(`demo: copied e2e/fixtures/${FIXTURE} to ${path.relative(process.cwd
 // 3. create-auth with both sign-in methods (it installs the app's dependencies itself).
 const cliArgs = ['--yes', '--providers', 'credentials,idp', ...extraArgs];
 console.log(`demo: running create-auth ${cliArgs.join(' ')} (${path.relative(repoRoot, cliBin)})...\n`);
-const cli = await runCli(appDir, cliArgs, { echo: true });
+const cli = await runCli(appDir, cliArgs, { env, echo: true });
 if (cli.exitCode !== 0) fail(`create-auth exited with code ${cli.exitCode}`);
 
 if (!existsSync(path.join(appDir, 'node_modules', '.bin', 'vite'))) {
 	console.log('\ndemo: the app has no node_modules yet, running npm install...');
-	await install(appDir, { echo: true }).catch((/** @type {Error} */ error) => fail(error.message));
+	await install(appDir, { env, echo: true }).catch((/** @type {Error} */ error) => fail(error.message));
+}
+
+// The SQLite driver is native: built for another Node, every sign-up would get a 503.
+const driver = await ensureNativeDriver(appDir, { env, echo: true }).catch((/** @type {Error} */ error) => fail(error.message));
+if (driver.status === 'rebuilt') {
+	console.log(`demo: better-sqlite3 did not load in Node ${process.version} (${driver.why}); rebuilt it for this Node.`);
 }
 
 // 4. The dev IdP, and its client in the app's .env (the idp keys create-auth left empty).
@@ -80,7 +96,7 @@ if (existsSync(path.join(appDir, '.env'))) {
 const url = `http://127.0.0.1:${PORT}`;
 const vite = spawn(localBin(appDir, 'vite'), ['dev', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], {
 	cwd: appDir,
-	env: cleanEnv(),
+	env: cleanEnv(env),
 	stdio: 'inherit'
 });
 let exited = false;
