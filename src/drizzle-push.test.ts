@@ -39,9 +39,12 @@ afterEach(async () => {
 });
 
 /** An app as the CLI leaves it before the push: sv's config, `.env`, the app's schema and our vendored table file. */
-async function drizzleApp(dialect: 'sqlite' | 'postgres', databaseUrl: string, { installed = true } = {}): Promise<DrizzleApp> {
-	const root = await mkdtemp(path.join(tmpdir(), 'create-auth-push-'));
-	apps.push(root);
+async function drizzleApp(dialect: 'sqlite' | 'postgres', databaseUrl: string, { installed = true, hoisted = false } = {}): Promise<DrizzleApp> {
+	// hoisted: the app is apps/web of a workspace whose root has the node_modules (npm workspaces).
+	const top = await mkdtemp(path.join(tmpdir(), 'create-auth-push-'));
+	apps.push(top);
+	const root = hoisted ? path.join(top, 'apps/web') : top;
+	await mkdir(root, { recursive: true });
 	await writeFile(path.join(root, 'drizzle.config.ts'), svConfig(dialect === 'postgres' ? 'postgresql' : 'sqlite'));
 	await writeFile(path.join(root, '.env'), `DATABASE_URL=${databaseUrl}\n`);
 	await mkdir(path.join(root, 'src/lib/server/db'), { recursive: true });
@@ -49,8 +52,8 @@ async function drizzleApp(dialect: 'sqlite' | 'postgres', databaseUrl: string, {
 	await cp(path.join(repoRoot, `runtime/server/auth/adapters/drizzle-schema/${dialect}.ts`), path.join(root, `src/lib/server/auth/adapters/drizzle-schema/${dialect}.ts`), {
 		recursive: true
 	});
-	if (installed) await symlink(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'));
-	return { root, libDir: 'src/lib', drizzle: { config: 'drizzle.config.ts', dialect, schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' } };
+	if (installed) await symlink(path.join(repoRoot, 'node_modules'), path.join(top, 'node_modules'));
+	return { root, ...(hoisted ? { installRoot: top } : {}), libDir: 'src/lib', drizzle: { config: 'drizzle.config.ts', dialect, schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' } };
 }
 
 const sqliteTables = (file: string) => {
@@ -97,6 +100,13 @@ describe('pushAuthTables', () => {
 		const app = await drizzleApp('sqlite', 'local.db', { installed: false });
 		await expect(pushAuthTables(app)).rejects.toMatchObject({ code: 'E_MIGRATION_FAILED', message: expect.stringContaining('drizzle-kit is not installed') });
 	});
+
+	it("runs the workspace's drizzle-kit, hoisted to its root, and never one above the install root", async () => {
+		const app = await drizzleApp('sqlite', 'local.db', { hoisted: true });
+		expect(await pushAuthTables(app)).toBe('created');
+		expect(sqliteTables(path.join(app.root, 'local.db'))).toEqual(expect.arrayContaining(AUTH_TABLES));
+		await expect(pushAuthTables({ ...app, installRoot: undefined })).rejects.toMatchObject({ message: expect.stringContaining('drizzle-kit is not installed') });
+	}, 60_000);
 
 	it('fails with E_MIGRATION_FAILED when the database is unreachable', async () => {
 		const app = await drizzleApp('postgres', 'postgres://postgres@127.0.0.1:1/none');

@@ -1,12 +1,17 @@
-import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { installedPackage } from './app-modules.js';
 import type { DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
 
 /** The app facts a push needs: where it is, its lib folder and its Drizzle setup. */
 export interface DrizzleApp {
 	root: string;
+	/**
+	 * Absolute: the root of the workspace the app is a package of (`Project.installRoot`), where
+	 * npm, Yarn and Bun hoist drizzle-kit; `root` when not given.
+	 */
+	installRoot?: string;
 	/** App-relative POSIX (`src/lib`). */
 	libDir: string;
 	drizzle: DrizzleSetup;
@@ -60,10 +65,11 @@ export async function pushAuthTables(app: DrizzleApp, { timeout = 120_000 } = {}
 	await mkdir(path.join(app.root, PUSH_CONFIG_DIR), { recursive: true });
 	await writeFile(path.join(app.root, file), source);
 	try {
-		// The app's own drizzle-kit, never one found further up or on the PATH.
-		const bin = path.join(app.root, 'node_modules', '.bin', 'drizzle-kit');
-		if (!existsSync(bin)) throw fail('drizzle-kit is not installed in the app (run your install first).');
-		const result = await execa(bin, ['push', '--config', file], {
+		// The app's own drizzle-kit (or its workspace's), never one found above that or on the PATH.
+		const kit = installedPackage(app.root, 'drizzle-kit', app.installRoot ?? app.root);
+		const bin = typeof kit?.manifest.bin === 'string' ? kit.manifest.bin : kit?.manifest.bin?.['drizzle-kit'];
+		if (!kit || !bin) throw fail('drizzle-kit is not installed in the app (run your install first).');
+		const result = await execa(process.execPath, [path.join(kit.dir, bin), 'push', '--config', file], {
 			cwd: app.root,
 			reject: false,
 			all: true,

@@ -51,6 +51,24 @@ const report = (): DoctorReport => {
 };
 
 describe('doctor', () => {
+	it("in a pnpm workspace: a lock file in the app is an error; the driver hoisted to the workspace's node_modules is found", async () => {
+		writeApp({
+			'.git/HEAD': 'ref: refs/heads/main\n',
+			'pnpm-workspace.yaml': "packages:\n  - 'apps/*'\n",
+			'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+			'package.json': '{ "name": "monorepo", "private": true }',
+			'node_modules/better-sqlite3/package.json': '{ "name": "better-sqlite3", "main": "index.js" }',
+			'node_modules/better-sqlite3/index.js': '',
+			'apps/web/package.json': packageJson,
+			'apps/web/package-lock.json': '{}',
+			[`apps/web/${MANIFEST_PATH}`]: manifest({})
+		});
+		expect(await doctor({ cwd: path.join(root, 'apps/web'), json: true })).toBe(1);
+		const checks = Object.fromEntries(report().checks.map((check) => [check.id, check]));
+		expect(checks['lock-file']).toMatchObject({ status: 'error', message: expect.stringContaining('apps/web/package-lock.json is a second lock file'), hint: expect.stringContaining(`pnpm install in ${root}`) });
+		expect(checks['adapter-driver']?.status).toBe('ok');
+	});
+
 	it('exits 1 and prints only { ok, checks } as JSON for an app with problems', async () => {
 		writeApp({
 			'package.json': packageJson,

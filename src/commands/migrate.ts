@@ -87,7 +87,7 @@ async function pushDrizzleTables(project: Project): Promise<number> {
 			'Restore it, then run npx create-auth migrate.'
 		);
 	}
-	const outcome = await pushAuthTables({ root: project.root, libDir: project.libDir, drizzle });
+	const outcome = await pushAuthTables({ root: project.root, installRoot: project.installRoot, libDir: project.libDir, drizzle });
 	if (outcome === 'unchanged') prompts.log.success('The auth tables are up to date (drizzle-kit push: no changes).');
 	else prompts.log.success('Created the auth tables with drizzle-kit push (the auth_* tables only: your own schema changes are left to your db:push).');
 	return 0;

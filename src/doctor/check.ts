@@ -1,4 +1,5 @@
 import type { Manifest } from '../manifest.js';
+import type { PackageManager } from '../workspace.js';
 import type { AdapterFacts } from './adapter.js';
 
 /** `ok`: nothing to do; `warn`: works, but something will fail or surprise; `error`: broken. */
@@ -57,6 +58,11 @@ export interface DoctorInput {
 	env: EnvSources;
 	/** What the answers' adapter needs on this machine; undefined without a manifest. */
 	adapter: AdapterFacts | undefined;
+	/**
+	 * How the app installs (`Project.packageManager`, `Project.installRoot`; `root` and
+	 * `installRoot` absolute, equal outside a workspace) and the lock files in the app's own folder.
+	 */
+	install: { manager: PackageManager; root: string; installRoot: string; lockFiles: string[] };
 }
 
 /** Where a variable's effective value was found. */

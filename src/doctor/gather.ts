@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'dotenv';
@@ -6,11 +7,12 @@ import { MANIFEST_PATH, parseManifest } from '../manifest.js';
 import { detectProject, type Project } from '../project.js';
 import { probeAdapter } from './adapter.js';
 import type { DoctorInput, EnvSources } from './check.js';
+import { LOCK_FILES } from './install.js';
 
 /**
  * Reads everything doctor's checks look at, once: the project (as `detectProject` does), the
- * manifest, `.env` and `.env.local`, the manifest's conflict files, and what the
- * adapter needs on this machine (its database asked, when it has one).
+ * manifest, `.env` and `.env.local`, the manifest's conflict files, what the adapter needs on
+ * this machine (its database asked, when it has one), and the lock files in the app's folder.
  *
  * @param root the app's folder
  * @param processEnv the environment the dev server would see (`process.env`)
@@ -35,7 +37,13 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 		dependencies: { ...packageJson.devDependencies, ...packageJson.dependencies },
 		files,
 		env,
-		adapter: manifest ? await probeAdapter(project.root, manifest.answers.adapter, env, project.libDir) : undefined
+		adapter: manifest ? await probeAdapter(project.root, manifest.answers.adapter, env, project.libDir) : undefined,
+		install: {
+			manager: project.packageManager,
+			root: project.root,
+			installRoot: project.installRoot,
+			lockFiles: LOCK_FILES.filter((file) => existsSync(path.join(project.root, file)))
+		}
 	};
 }
 

@@ -17,6 +17,7 @@ const input = (extra: Partial<DoctorInput> = {}): DoctorInput => ({
 	files: {},
 	env: envSources(),
 	adapter: { adapter: 'sqlite', drivers: [{ name: 'better-sqlite3', resolved: true }], files: [] },
+	install: { manager: 'npm', root: '/app', installRoot: '/app', lockFiles: ['package-lock.json'] },
 	...extra
 });
 
@@ -43,7 +44,8 @@ describe('runChecks', () => {
 			'env-missing:AUTH_GITHUB_ID',
 			'env-missing:AUTH_GITHUB_SECRET',
 			'email-server',
-			'adapter-driver'
+			'adapter-driver',
+			'lock-file'
 		]);
 		expect(new Set(ids).size).toBe(ids.length);
 	});

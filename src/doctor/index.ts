@@ -1,6 +1,7 @@
 import { adapterChecks } from './adapter.js';
 import type { Check, DoctorInput } from './check.js';
 import { declaredEnvChecks, missingEnvChecks } from './env.js';
+import { installChecks } from './install.js';
 import { manifestCheck, manifestChecks } from './manifest.js';
 import { originChecks } from './origin.js';
 import { secretChecks } from './secrets.js';
@@ -21,7 +22,8 @@ export function runChecks(input: DoctorInput): Check[] {
 		...originChecks({ ...input, answers }),
 		...missingEnvChecks({ ...input, answers }),
 		...declaredEnvChecks({ ...input, answers }),
-		...(input.adapter ? adapterChecks(input.adapter) : [])
+		...(input.adapter ? adapterChecks(input.adapter) : []),
+		...installChecks(input)
 	];
 }
 
