@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enablesExplicitEnv, hasRequestEvent, kitMajor, libFolder, missingNode } from './kit.js';
+import { enablesExplicitEnv, hasRequestEvent, hasResolve, kitMajor, libFolder, missingNode } from './kit.js';
 
 describe('kitMajor', () => {
 	it.each([
@@ -22,6 +22,19 @@ describe('hasRequestEvent', () => {
 		['a tag (the newest)', undefined, 'latest', true]
 	])('%s: %s', (_, installed, range, expected) => {
 		expect(hasRequestEvent(installed, range)).toBe(expected);
+	});
+});
+
+describe('hasResolve', () => {
+	it.each([
+		['an installed 2.26', '2.26.0', '^2.5.0', true],
+		['an installed 2.25 whatever the range says', '2.25.9', '^2.63.0', false],
+		['a range from 2.63 when nothing is installed', undefined, '^2.63.0', true],
+		['a range from 2.20', undefined, '^2.20.0', false],
+		['SvelteKit 3', '3.2.0', '^3.0.0-next.0', true],
+		['a tag (the newest)', undefined, 'latest', true]
+	])('%s: %s', (_, installed, range, expected) => {
+		expect(hasResolve(installed, range)).toBe(expected);
 	});
 });
 

@@ -54,10 +54,20 @@ export function kitMajor(installed: string | undefined, range: string): number {
  * lowest version the declared range allows; a range with no version (`latest`) means the newest.
  */
 export function hasRequestEvent(installed: string | undefined, range: string): boolean {
+	return kitAtLeast(installed, range, 20);
+}
+
+/** Whether the app's SvelteKit has `resolve` in `$app/paths` (2.26+), read as {@link hasRequestEvent} reads it. */
+export function hasResolve(installed: string | undefined, range: string): boolean {
+	return kitAtLeast(installed, range, 26);
+}
+
+/** Whether the installed SvelteKit, else the lowest the range allows, is 2.`minor` or later; a range with no version means the newest. */
+function kitAtLeast(installed: string | undefined, range: string, minor: number): boolean {
 	const version = /(\d+)\.(\d+)/.exec(installed ?? '') ?? /(\d+)(?:\.(\d+))?/.exec(range);
 	if (!version) return true;
-	const [major, minor] = [Number(version[1]), Number(version[2] ?? 0)];
-	return major > 2 || (major === 2 && minor >= 20);
+	const [major, found] = [Number(version[1]), Number(version[2] ?? 0)];
+	return major > 2 || (major === 2 && found >= minor);
 }
 
 /**

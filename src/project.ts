@@ -5,7 +5,7 @@ import { installedPackage } from './app-modules.js';
 import { detectDrizzle, DRIZZLE_CONFIGS, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
 import { detectExistingAuth, type ExistingAuth } from './existing-auth.js';
-import { enablesExplicitEnv, hasRequestEvent, kitMajor, libFolder, type KitShape } from './kit.js';
+import { enablesExplicitEnv, hasRequestEvent, hasResolve, kitMajor, libFolder, type KitShape } from './kit.js';
 import { detectPackageManager, installRootFile, type PackageManager } from './workspace.js';
 
 export type { PackageManager } from './workspace.js';
@@ -159,7 +159,8 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 			major,
 			libImports: libImports || major >= 3,
 			explicitEnv: major >= 3 || configs.some(enablesExplicitEnv),
-			requestEvent: hasRequestEvent(installed, kitRange)
+			requestEvent: hasRequestEvent(installed, kitRange),
+			resolve: hasResolve(installed, kitRange)
 		},
 		libDir,
 		typescript: existsSync(path.join(root, 'tsconfig.json')),
