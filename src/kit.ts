@@ -23,6 +23,11 @@ export interface KitShape {
 	/** `getRequestEvent` is in `$app/server` (SvelteKit 2.20+): `src/auth.ts` hands it to the runtime. */
 	requestEvent: boolean;
 	/**
+	 * `resolve` is in `$app/paths` (SvelteKit 2.26+; the one way SvelteKit 3 names `paths.base`):
+	 * pages link through it and `src/auth.ts` hands it to the runtime, so both follow the base.
+	 */
+	resolve: boolean;
+	/**
 	 * The runtime's lib folders (`server/auth`, `auth`) that an app module of the same name
 	 * shadows (`src/lib/server/auth.ts`): generated code imports their index by name
 	 * (`libSpecifier` in render.ts; `ExistingAuth.shadowed` in existing-auth.ts). Absent: none.

@@ -7,8 +7,8 @@ import { PROVIDERS } from '../providers/index.js';
 import { createRenderer, templateContext } from '../render.js';
 import { applyModuleDelta } from './module-delta.js';
 
-const KIT2: KitShape = { major: 2, libImports: false, explicitEnv: false, requestEvent: true };
-const KIT3: KitShape = { major: 3, libImports: true, explicitEnv: true, requestEvent: true };
+const KIT2: KitShape = { major: 2, libImports: false, explicitEnv: false, requestEvent: true, resolve: true };
+const KIT3: KitShape = { major: 3, libImports: true, explicitEnv: true, requestEvent: true, resolve: true };
 let renderAuth: (providers: string[], kit?: KitShape) => string;
 
 beforeAll(async () => {
