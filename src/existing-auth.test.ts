@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { detectExistingAuth, findAuthLibraries, shadowingModule } from './existing-auth.js';
+import { authjsConfigAtOurPath, detectExistingAuth, existingAuthNotice, findAuthLibraries, shadowingModule } from './existing-auth.js';
 
 const fixturePath = (name: string) => fileURLToPath(new URL(`../e2e/fixtures/${name}`, import.meta.url));
 
@@ -132,5 +132,30 @@ describe('detectExistingAuth', () => {
 		await mkdir(path.join(dir, 'app/lib/server'), { recursive: true });
 		await writeFile(path.join(dir, 'app/lib/auth.js'), 'export const client = {};\n');
 		expect(await detectExistingAuth(dir, 'app/lib', '{ not json')).toEqual({ libraries: [], shadowed: { auth: 'app/lib/auth.js' } });
+	});
+});
+
+describe('existingAuthNotice', () => {
+	it('says where the library is, that both hooks run, and that its users cannot sign in on our pages', () => {
+		const [betterAuth] = findAuthLibraries({ 'better-auth': '1.7.7' }, { 'src/lib/server/auth.ts': 'export const auth = betterAuth({});' });
+		expect(existingAuthNotice(betterAuth!).split('\n')).toEqual([
+			'Better Auth is already set up in this app:',
+			'  better-auth in package.json',
+			'  betterAuth() in src/lib/server/auth.ts',
+			'create-auth adds its own sign-in beside it and leaves these as they are.',
+			"Both hooks run on every request, and Better Auth's users cannot sign in",
+			"on /signin (create-auth's accounts are its own) until the app is switched",
+			'over to one of them.'
+		]);
+	});
+});
+
+describe('authjsConfigAtOurPath', () => {
+	it("names src/auth.ts or src/auth.js when it is Auth.js's configuration, and nothing else", () => {
+		const at = (files: Record<string, string>) => authjsConfigAtOurPath({ libraries: findAuthLibraries({ '@auth/sveltekit': '^1.0.0' }, files), shadowed: {} });
+		expect(at({ 'src/auth.ts': AUTHJS_AUTH })).toBe('src/auth.ts');
+		expect(at({ 'src/auth.js': AUTHJS_AUTH })).toBe('src/auth.js');
+		expect(at({ 'src/lib/server/authjs.ts': AUTHJS_AUTH })).toBeUndefined();
+		expect(at({})).toBeUndefined();
 	});
 });

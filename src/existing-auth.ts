@@ -152,3 +152,33 @@ function dependenciesOf(packageJson: string): Record<string, string> {
 		return {};
 	}
 }
+
+/**
+ * What the first run tells the user about a library it found (README, "Apps that already have
+ * auth"): where it is, one place a line, that both run side by side from now on, and what that
+ * means for its users. Lines of at most about 76 characters besides the paths, for an 80-column
+ * terminal; no trailing newline.
+ */
+export function existingAuthNotice(library: FoundAuthLibrary): string {
+	const where = [...library.packages.map((name) => `${name} in package.json`), ...library.files.map(({ path, uses }) => `${uses} in ${path}`)];
+	return [
+		`${library.name} is already set up in this app:`,
+		...where.map((place) => `  ${place}`),
+		'create-auth adds its own sign-in beside it and leaves these as they are.',
+		`Both hooks run on every request, and ${library.name}'s users cannot sign in`,
+		"on /signin (create-auth's accounts are its own) until the app is switched",
+		'over to one of them.'
+	].join('\n');
+}
+
+/**
+ * The Auth.js configuration at the path of create-auth's own (`src/auth.ts` or `.js`, as Auth.js's
+ * guide places it), which the run would have to leave in place while the generated pages import
+ * create-auth's functions from it: the app would no longer build.
+ *
+ * @returns the app-relative path, or undefined when `src/auth.*` is not Auth.js's
+ */
+export function authjsConfigAtOurPath(existing: ExistingAuth): string | undefined {
+	const authjs = existing.libraries.find(({ id }) => id === 'authjs');
+	return authjs?.files.map(({ path }) => path).find((path) => /^src\/auth\.[jt]s$/.test(path));
+}

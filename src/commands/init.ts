@@ -3,6 +3,7 @@ import { adaptersFor, DATABASE_URL, findAdapter } from '../adapters.js';
 import { equivalentCommand, validateAnswers, type Answers } from '../answers.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
+import { authjsConfigAtOurPath, existingAuthNotice } from '../existing-auth.js';
 import { findProvider, PROVIDERS } from '../providers/index.js';
 import { loadApp, providerSteps, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
 import { addProvider, removeProvider } from './provider.js';
@@ -32,6 +33,7 @@ export async function init(options: InitOptions): Promise<number> {
 	const app = await loadApp(options.cwd);
 	if (interactive) prompts.intro('create-auth');
 	if (app.manifest) return again(app, options, interactive);
+	sayExistingAuth(app);
 	const adapters = adaptersFor(app.project);
 	const answers = validateAnswers(interactive ? await askMissing(options, adapters) : answersFromFlags(options, adapters));
 	const databaseUrl = options.databaseUrl ?? (interactive ? await askDatabaseUrl(app, answers) : undefined);
@@ -52,6 +54,29 @@ export async function init(options: InitOptions): Promise<number> {
 	prompts.note(steps.join('\n'), 'Next steps');
 	if (interactive) prompts.outro(`Next time, without prompts:\n  ${equivalentCommand(answers)}`);
 	return outcome.exitCode;
+}
+
+/**
+ * The first run in an app that already has auth (issue 26): names each library found, where,
+ * and what running both means (README, "Apps that already have auth"). Switching an app over is
+ * not done here.
+ *
+ * @throws {CliError} `E_AUTH_FILE_TAKEN` when `src/auth.(ts|js)` is Auth.js's configuration: the
+ *   run would leave it in place while the generated pages import create-auth's functions from
+ *   it, and the app would no longer build, so nothing is written
+ */
+function sayExistingAuth(app: LoadedApp): void {
+	const existing = app.project.existingAuth;
+	if (!existing) return;
+	const taken = authjsConfigAtOurPath(existing);
+	if (taken) {
+		throw new CliError(
+			'E_AUTH_FILE_TAKEN',
+			`${taken} is Auth.js's configuration (@auth/sveltekit), at the path where create-auth writes its own; the pages it generates import from that file, so the app would no longer build. Nothing was written.`,
+			`Switching an app from Auth.js is not supported yet. To try create-auth beside it, move Auth.js's configuration to another module (src/lib/server/authjs.ts, say), import its handle from there in src/hooks.server.ts, then run create-auth again.`
+		);
+	}
+	for (const library of existing.libraries) prompts.log.warn(existingAuthNotice(library));
 }
 
 /** `create-auth` in an app that has a manifest: see {@link init}. */
