@@ -198,8 +198,8 @@ describe('planInit for each SvelteKit shape', () => {
 	const written = (plan: Plan) => plan.operations.filter((op) => op.path !== MANIFEST_PATH);
 
 	it('detects the sv 1.0 app as SvelteKit 3 with #lib imports and explicit environment variables', async () => {
-		expect(kit3.kit).toEqual({ major: 3, libImports: true, explicitEnv: true, requestEvent: true });
-		expect(fixture.kit).toEqual({ major: 2, libImports: false, explicitEnv: false, requestEvent: true });
+		expect(kit3.kit).toEqual({ major: 3, libImports: true, explicitEnv: true, requestEvent: true, resolve: true });
+		expect(fixture.kit).toEqual({ major: 2, libImports: false, explicitEnv: false, requestEvent: true, resolve: true });
 	});
 
 	it('writes no $lib, $env or $app/environment anywhere in a SvelteKit 3 app', async () => {
@@ -812,5 +812,42 @@ describe('planInit for each rate-limit store', () => {
 		const plan = await planWith(older, 'memory');
 		expect(paths(plan)).toEqual([MANIFEST_PATH]);
 		expect(parseManifest(contentOf(plan, MANIFEST_PATH))!.answers).toEqual(DEFAULT_ANSWERS);
+	});
+});
+
+describe('planInit: links and redirects under paths.base', () => {
+	const every = ['credentials', 'email', 'passkey', 'github'];
+	const planFor = (project: Project) => planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers: every }, project });
+	const pages = (plan: Plan) => plan.operations.filter((op) => op.path.startsWith('src/routes/') && op.path.endsWith('.svelte'));
+
+	it.each([
+		['SvelteKit 2', () => fixture],
+		['SvelteKit 3', () => kit3]
+	])('%s: every page links the app through resolve(), and src/auth.ts hands resolve to the runtime', async (_, project) => {
+		const plan = await planFor(project());
+		for (const op of pages(plan)) {
+			// A hard-coded app path in an href, a form action or a page prop would leave the base out.
+			expect(op.content, op.path).not.toMatch(/(href|action|signInPage|signOutPage)=["']\//);
+			if (/href=|signInPage|signOutPage/.test(op.content!)) expect(op.content, op.path).toContain("import { resolve } from '$app/paths';");
+		}
+		const signIn = contentOf(plan, 'src/routes/signin/+page.svelte')!;
+		expect(signIn).toContain(`<a class="forgot" href={resolve('/signin/forgot-password')}>`);
+		expect(signIn).toContain(`<a href="{resolve('/signup')}{callbackQuery}">Create one</a>`);
+		expect(signIn).toContain(`<SignIn provider="credentials" {redirectTo} signInPage={resolve('/signin')}>`);
+		expect(signIn).toContain("signInWithPasskey({ redirectTo, autofill, signInPage: resolve('/signin') })");
+		expect(contentOf(plan, 'src/routes/account/+page.svelte')).toContain("addPasskey({ redirectTo: `${resolve('/account')}?passkey=added`, signInPage: resolve('/signin') })");
+		expect(contentOf(plan, 'src/routes/signout/+page.svelte')).toContain("<SignOut signOutPage={resolve('/signout')}>");
+		const auth = contentOf(plan, 'src/auth.ts')!;
+		expect(auth).toContain("import { resolve } from '$app/paths';");
+		expect(auth).toContain('{ building, getRequestEvent, resolve }');
+		expect(contentOf(plan, 'src/authorization.ts')).toContain('if (await matchesRequestPath(event, protectedPrefixes)) await requireSession(event);');
+	});
+
+	it('keeps plain paths, and no $app/paths import, on a SvelteKit 2 older than 2.26 (no resolve there)', async () => {
+		const plan = await planFor({ ...fixture, kit: { ...fixture.kit, resolve: false } });
+		for (const op of [...pages(plan), ...plan.operations.filter((op) => op.path === 'src/auth.ts')]) expect(op.content, op.path).not.toContain('$app/paths');
+		expect(contentOf(plan, 'src/routes/signin/+page.svelte')).toContain('<a class="forgot" href="/signin/forgot-password">');
+		expect(contentOf(plan, 'src/routes/signin/+page.svelte')).toContain('<a href="/signup{callbackQuery}">Create one</a>');
+		expect(contentOf(plan, 'src/auth.ts')).toContain('{ building, getRequestEvent }');
 	});
 });

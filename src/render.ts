@@ -55,6 +55,8 @@ export interface TemplateContext {
 		hookTypesInHooks: boolean;
 		/** `getRequestEvent` can be imported from `$app/server` (SvelteKit 2.20+). */
 		requestEvent: boolean;
+		/** `resolve` can be imported from `$app/paths` (SvelteKit 2.26+): links and the runtime follow `paths.base` (see the `href` helper). */
+		resolve: boolean;
 	};
 	env: {
 		/** The variables `src/auth.ts` reads, in the order it reads them (so it imports them). */
@@ -113,7 +115,8 @@ export function templateContext(
 			shadowedLibFolders: [...(kit.shadowedLibFolders ?? [])],
 			explicitEnv: kit.explicitEnv,
 			hookTypesInHooks: kit.major >= 3,
-			requestEvent: kit.requestEvent
+			requestEvent: kit.requestEvent,
+			resolve: kit.resolve
 		},
 		env: { names: [...names], read: Object.fromEntries(names.map((name) => [name, kit.explicitEnv ? name : `env.${name}`])) }
 	};
@@ -139,12 +142,25 @@ export function libSpecifier(modulePath: string, kit: Pick<KitShape, 'libImports
 }
 
 /**
+ * A Svelte attribute value that links `route` (a route of the app, `/signin`), followed by the
+ * value of the expression `suffix` when given (a query string the page computes): through
+ * `resolve` from `$app/paths` where the app's SvelteKit has it (2.26+), so the link keeps
+ * `paths.base` (`{resolve('/signin')}`, `"{resolve('/signup')}{query}"`), else the plain path.
+ */
+export function hrefValue(route: string, resolve: boolean, suffix?: string): string {
+	const tail = suffix ? `{${suffix}}` : '';
+	if (!resolve) return `"${route}${tail}"`;
+	return tail ? `"{resolve('${route}')}${tail}"` : `{resolve('${route}')}`;
+}
+
+/**
  * Renders templates from memory (no I/O, so plans stay pure). Templates under `providers/`
  * and `adapters/` are also registered as partials named by their path without `.ts.hbs`
  * (`{{> providers/credentials}}`). Output is code, so nothing is HTML-escaped.
  *
  * Helpers, all registered here: `{{lib 'server/auth/index'}}`, a lib module's specifier for
- * the app's shape ({@link libSpecifier}).
+ * the app's shape ({@link libSpecifier}); `href={{href '/signin'}}`, an attribute value linking a
+ * route of the app ({@link hrefValue}).
  */
 export function createRenderer(templates: TextFiles): (name: string, context: TemplateContext) => string {
 	const handlebars = Handlebars.create();
@@ -155,6 +171,9 @@ export function createRenderer(templates: TextFiles): (name: string, context: Te
 	}
 	handlebars.registerHelper('lib', (modulePath: string, options: Handlebars.HelperOptions) =>
 		libSpecifier(modulePath, (options.data.root as TemplateContext).kit)
+	);
+	handlebars.registerHelper('href', (route: string, ...rest: unknown[]) =>
+		hrefValue(route, (rest.at(-1) as Handlebars.HelperOptions).data.root.kit.resolve, rest.length > 1 ? String(rest[0]) : undefined)
 	);
 	handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 	const compiled = new Map<string, HandlebarsTemplateDelegate>();

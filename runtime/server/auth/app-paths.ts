@@ -2,11 +2,11 @@
 
 /**
  * SvelteKit's `resolve` from `$app/paths` (SvelteKit 2.26+ and 3), as the generated `src/auth.ts`
- * hands it to `SvelteKitAuth`. Typed loosely (`never`) so that the app's own `resolve`, whose
- * parameter is the union of its route ids, is accepted as it is; the runtime calls it with plain
- * paths inside the app (`/`), which SvelteKit prefixes with `paths.base` whatever the route types say.
+ * hands it to `SvelteKitAuth`. Typed as any function returning a string (`...args: never`) so that
+ * the app's own `resolve`, whose arguments are typed from its routes, is accepted as it is; the
+ * runtime calls it with `/` only, which SvelteKit prefixes with `paths.base` whatever the route types say.
  */
-export type AppResolve = (path: never) => string;
+export type AppResolve = (...args: never) => string;
 
 /**
  * The app's `paths.base` as this request sees it: `''`, or `/base` with no trailing slash.
