@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { installedPackage } from './app-modules.js';
+import { configuredBase } from './base-path.js';
 import { detectDrizzle, DRIZZLE_CONFIGS, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
 import { detectExistingAuth, type ExistingAuth } from './existing-auth.js';
@@ -21,6 +22,11 @@ export interface Project {
 	kit: KitShape;
 	/** The lib folder, app-relative (`src/lib`): the runtime is vendored below it. */
 	libDir: string;
+	/**
+	 * The app's `paths.base` as its config writes it ({@link configuredBase}): `''` when none is
+	 * set, `null` when only the build knows it (read from the environment, say).
+	 */
+	base: string | null;
 	/** true for a TypeScript app (tsconfig.json), false for a JSDoc one (jsconfig.json or none). */
 	typescript: boolean;
 	packageManager: PackageManager;
@@ -163,6 +169,7 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 			resolve: hasResolve(installed, kitRange)
 		},
 		libDir,
+		base: configs.map(configuredBase).find((base) => base !== undefined) ?? '',
 		typescript: existsSync(path.join(root, 'tsconfig.json')),
 		packageManager,
 		installRoot,

@@ -43,6 +43,8 @@ export interface DoctorInput {
 	toolVersion: string;
 	/** The app's lib folder, app-relative (`src/lib`). */
 	libDir: string;
+	/** The app's `paths.base` (`Project.base`): `''` for none, `null` when only its build knows it. Absent: none. */
+	base?: string | null;
 	/**
 	 * The app declares its environment variables in `src/env.(ts|js)`: SvelteKit 3, SvelteKit 2
 	 * with `explicitEnvironmentVariables`, or an app that already has such a file.

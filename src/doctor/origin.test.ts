@@ -74,4 +74,18 @@ describe('originChecks', () => {
 		expect(check?.message).toContain('https://app.example.com/auth/callback/github');
 		expect(check?.hint).toBeUndefined();
 	});
+
+	it("puts the app's paths.base in the callback URL, or says where it goes when only the build knows it", () => {
+		const checks = (base: string | null, env: Record<string, string> = {}) =>
+			Object.fromEntries(originChecks({ answers: answers(['github']), env: envSources({ env }), dependencies: node, base }).map((check) => [check.id, check]));
+		expect(checks('/base')['callback-url:github']).toMatchObject({
+			message: 'GitHub: register the callback URL http://localhost:5173/base/auth/callback/github at the provider.',
+			hint: 'In production, register <your public origin>/base/auth/callback/github too.'
+		});
+		expect(checks('/base', { AUTH_URL: 'https://app.example.com' })['callback-url:github']?.message).toContain('https://app.example.com/base/auth/callback/github');
+		expect(checks(null, { AUTH_URL: 'https://app.example.com' })['callback-url:github']).toMatchObject({
+			message: 'GitHub: register the callback URL https://app.example.com<paths.base>/auth/callback/github at the provider.',
+			hint: expect.stringContaining("Put your app's paths.base where <paths.base> stands")
+		});
+	});
 });

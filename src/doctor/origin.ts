@@ -32,9 +32,11 @@ function authUrlOrigin(value: string | undefined): string | undefined {
  * the generated `src/auth.ts` compares it with `'true'` exactly.
  *
  * `callback-url:<id>` is always `ok`; its message carries the URL to register at the provider:
- * `<origin>/auth/callback/<id>`, on AUTH_URL's origin, else the dev server's.
+ * `<origin><base>/auth/callback/<id>`, on AUTH_URL's origin, else the dev server's, with the
+ * app's `paths.base` (`base`) when its config writes it; when only the build knows it (`null`:
+ * read from the environment), `<paths.base>` stands in its place and the hint says so.
  */
-export function originChecks(input: { answers: Answers; env: EnvSources; dependencies: Record<string, string> }): Check[] {
+export function originChecks(input: { answers: Answers; env: EnvSources; dependencies: Record<string, string>; base?: string | null }): Check[] {
 	const url = lookupEnv(input.env, 'AUTH_URL');
 	const origin = authUrlOrigin(url?.value);
 	const checks: Check[] = [];
@@ -93,13 +95,18 @@ export function originChecks(input: { answers: Answers; env: EnvSources; depende
 		});
 	}
 
+	const base = input.base === null ? '<paths.base>' : (input.base ?? '');
 	for (const scaffold of oauth) {
-		const callback = `${origin ?? DEV_ORIGIN}${BASE_PATH}/callback/${scaffold.id}`;
+		const path = `${base}${BASE_PATH}/callback/${scaffold.id}`;
+		const hints = [
+			...(input.base === null ? ["Put your app's paths.base where <paths.base> stands: svelte.config.js or vite.config computes it when the app builds."] : []),
+			...(origin ? [] : [`In production, register <your public origin>${path} too.`])
+		];
 		checks.push({
 			id: `callback-url:${scaffold.id}`,
 			status: 'ok',
-			message: `${scaffold.label}: register the callback URL ${callback} at the provider.`,
-			...(origin ? {} : { hint: `In production, register <your public origin>${BASE_PATH}/callback/${scaffold.id} too.` })
+			message: `${scaffold.label}: register the callback URL ${origin ?? DEV_ORIGIN}${path} at the provider.`,
+			...(hints.length > 0 ? { hint: hints.join(' ') } : {})
 		});
 	}
 	return checks;

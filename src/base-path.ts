@@ -1,0 +1,40 @@
+import type { Node } from '@babel/types';
+import { parseModule } from './edits/ast.js';
+
+/**
+ * The `paths.base` a `svelte.config.js` or `vite.config.*` text sets (`kit.paths.base` in
+ * SvelteKit 2's svelte.config.js, `paths.base` in the options of the `sveltekit()` plugin):
+ * used where the CLI prints URLs of the app, such as the callback URL to register at a provider.
+ *
+ * @returns the base when it is a string literal (`'/base'`, `''`); `null` when it is set to
+ *   something only the build knows (`process.env.BASE_PATH`, a variable, a template); undefined
+ *   when the text sets none or does not parse
+ * @see https://svelte.dev/docs/kit/configuration#paths
+ */
+export function configuredBase(source: string): string | null | undefined {
+	const ast = parseModule(source);
+	if (!ast) return undefined;
+	let found: string | null | undefined;
+	const visit = (node: unknown): void => {
+		if (found !== undefined || !node || typeof node !== 'object') return;
+		if (Array.isArray(node)) return node.forEach(visit);
+		const n = node as Node;
+		if (n.type === 'ObjectProperty' && keyName(n) === 'paths' && n.value.type === 'ObjectExpression') {
+			const base = n.value.properties.find((property) => property.type === 'ObjectProperty' && keyName(property) === 'base');
+			if (base?.type === 'ObjectProperty') found = base.value.type === 'StringLiteral' ? base.value.value : null;
+			return;
+		}
+		for (const [key, value] of Object.entries(n)) {
+			if (key !== 'loc' && key !== 'leadingComments' && key !== 'trailingComments') visit(value);
+		}
+	};
+	visit(ast.program);
+	return found;
+}
+
+/** An object property's name, when written as a plain identifier or string. */
+function keyName(property: Node & { type: 'ObjectProperty' }): string | undefined {
+	if (property.computed) return undefined;
+	if (property.key.type === 'Identifier') return property.key.name;
+	return property.key.type === 'StringLiteral' ? property.key.value : undefined;
+}
