@@ -31,10 +31,11 @@ export interface AppIdp {
  * Starts a dev IdP whose one client is the app to be served on a port chosen now, and fills the
  * app's `.env` with that client (the `AUTH_IDP_*` keys create-auth left empty) and `AUTH_URL`
  * (a preview server is not `dev`, so the app trusts no Host header).
+ * @param base the app's `paths.base` (`''` or `/base`): the one callback URL registered is under it
  */
-export async function startIdpFor(appDir: string): Promise<AppIdp> {
+export async function startIdpFor(appDir: string, base = ''): Promise<AppIdp> {
 	const port = await freePort();
-	const client = { clientId: 'e2e-app', clientSecret: 'e2e-app-secret', redirectUris: [`http://127.0.0.1:${port}/auth/callback/idp`] };
+	const client = { clientId: 'e2e-app', clientSecret: 'e2e-app-secret', redirectUris: [`http://127.0.0.1:${port}${base}/auth/callback/idp`] };
 	const idp = await startDevIdp({ port: 0, clients: [client], user: USER, accessTokenTtl: ACCESS_TOKEN_TTL });
 	await setEnv(path.join(appDir, '.env'), {
 		AUTH_IDP_ISSUER: idp.issuer,

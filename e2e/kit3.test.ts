@@ -11,11 +11,14 @@
  * gets a remote function and an endpoint guarded with requireUser(), and the sign-in rate limit
  * is driven there (./guards-flow.ts); last, it is built again with `passwords:
  * { requireEmailVerification: true }` in its src/auth.ts (./email-verification-flow.ts).
+ * A third copy of kit3-ts, served under `paths.base` `/base` and sharing the first install, goes
+ * through the base-path flows (./base-path-flow.ts) and svelte-check.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInbox, type Inbox } from '../runtime/test/smtp.js';
+import { basePathFlows, useBasePath } from './base-path-flow.js';
 import { credentialsFlows, signUpAt } from './credentials-flow.js';
 import { emailFlows, useInbox } from './email-flow.js';
 import { emailVerificationFlows, requireEmailVerification } from './email-verification-flow.js';
@@ -131,3 +134,39 @@ for (const { fixture, tsconfig, providers, ext } of [
 		}
 	});
 }
+
+describe('an app under paths.base (kit3-ts, served at /base)', () => {
+	const base = '/base';
+	let appDir: string;
+	let server: Server | undefined;
+	let browser: Browser | undefined;
+	let idp: AppIdp | undefined;
+
+	beforeAll(async () => {
+		appDir = await copyFixture('kit3-ts');
+		apps.push(appDir);
+		const cli = await createAuth(appDir, ['--yes', '--providers', ALL_PROVIDERS, '--no-install']);
+		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
+		await shareInstall(apps[0]!, appDir);
+		await useBasePath(appDir, base);
+		idp = await startIdpFor(appDir, base);
+		await useInbox(appDir, inbox);
+		await build(appDir, { env: toolchain.env });
+		server = await start(appDir, { mode: 'preview', env: toolchain.env, port: idp.port });
+		browser = await launchBrowser();
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await server?.stop();
+		await idp?.idp.stop();
+	});
+
+	it('passes svelte-check with 0 errors and 0 warnings', async () => {
+		const result = await check(appDir, { tsconfig: './tsconfig.json', env: toolchain.env });
+		expect(result.diagnostics).toEqual([]);
+		expect([result.errors, result.warnings]).toEqual([0, 0]);
+	});
+
+	basePathFlows(() => ({ server: server!, browser: browser!, base, inbox, idp: idp!.idp }));
+});
