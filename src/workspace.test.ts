@@ -72,9 +72,10 @@ describe('detectPackageManager in an app on its own', () => {
 	});
 
 	it('does not read a lock file above the repository: a stray one in a parent folder is not the app\'s', async () => {
-		// <tmp>/outer/package-lock.json beside an unrelated clone <tmp>/outer/clone (with .git).
+		// A folder holding a clone (<tmp>/clone, with .git) whose package.json even declares a
+		// workspace that would take the clone in: the walk stops at the clone's .git.
 		await writeFile(path.join(repo, 'package-lock.json'), '{}');
-		await writeFile(path.join(repo, 'package.json'), JSON.stringify({ name: 'stray', packageManager: 'yarn@1.22.22' }));
+		await writeFile(path.join(repo, 'package.json'), JSON.stringify({ name: 'stray', workspaces: ['*'], packageManager: 'yarn@1.22.22' }));
 		const app = await tree({ 'clone/.git/HEAD': '', 'clone/package.json': { name: 'app' } }, 'clone');
 		expect(await detectPackageManager(app, '')).toEqual({ manager: 'npm', installRoot: app });
 		expect((await detectPackageManager(app, 'pnpm/12.21.0 npm/? node/v22.23.3 linux x64')).manager).toBe('pnpm');
