@@ -5,7 +5,7 @@ import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
 import { authjsConfigAtOurPath, existingAuthNotice } from '../existing-auth.js';
 import { findProvider, PROVIDERS } from '../providers/index.js';
-import { loadApp, providerSteps, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
+import { loadApp, providerSteps, shownBase, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
 import { addProvider, removeProvider } from './provider.js';
 import { regenerate } from './regenerate.js';
 
@@ -40,15 +40,16 @@ export async function init(options: InitOptions): Promise<number> {
 	const outcome = await writeApp(app, answers, { ...options, databaseUrl });
 	if (options.dryRun || outcome.plan.operations.length === 0) return outcome.exitCode;
 
-	const { packageManager, installRoot, root } = app.project;
+	const { packageManager, installRoot, root, base } = app.project;
+	const at = shownBase(base);
 	const steps = [
 		...(outcome.neededNode ? [`Switch to Node ${outcome.neededNode} or later (nvm install 22, for example).`] : []),
 		...(outcome.installLeft ? [`${packageManager} install${installRoot === root ? '' : `   (at the workspace root, ${installRoot})`}`] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.migrations ? ['npx create-auth migrate   (creates the auth tables at DATABASE_URL)'] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.drizzle ? ['npx create-auth migrate   (creates the auth tables with drizzle-kit)'] : []),
-		...providerSteps(answers.providers),
+		...providerSteps(answers.providers, base),
 		`${packageManager} run dev`,
-		answers.providers.includes('credentials') ? 'Open /signup to create an account, then /account.' : 'Open /signin, then /account.',
+		answers.providers.includes('credentials') ? `Open ${at}/signup to create an account, then ${at}/account.` : `Open ${at}/signin, then ${at}/account.`,
 		'In production, set AUTH_SECRET in the server environment (a build does not carry .env).'
 	];
 	prompts.note(steps.join('\n'), 'Next steps');

@@ -158,11 +158,12 @@ export async function writeApp(
 }
 
 /**
- * For each OAuth provider: the callback URL to register (on the dev server's origin) and the
- * `.env` keys to fill in, which create-auth left empty. For the email and credentials providers:
- * where their links (sign-in, password reset) go until an SMTP server is set.
+ * For each OAuth provider: the callback URL to register (on the dev server's origin, under the
+ * app's `paths.base`, see {@link shownBase}) and the `.env` keys to fill in, which create-auth left
+ * empty. For the email and credentials providers: where their links (sign-in, password reset) go
+ * until an SMTP server is set.
  */
-export function providerSteps(ids: readonly string[]): string[] {
+export function providerSteps(ids: readonly string[], base: string | null = ''): string[] {
 	return ids.flatMap((id) => {
 		const scaffold = findProvider(id);
 		if (scaffold?.type === 'email') {
@@ -174,11 +175,14 @@ export function providerSteps(ids: readonly string[]): string[] {
 		if (scaffold?.type !== 'oauth') return [];
 		const keys = scaffold.env.map((variable) => variable.key).join(', ');
 		return [
-			`${scaffold.label}: register the callback URL http://localhost:5173/auth/callback/${id} and fill ${keys} in .env.`,
+			`${scaffold.label}: register the callback URL http://localhost:5173${shownBase(base)}/auth/callback/${id} and fill ${keys} in .env.`,
 			...(scaffold.tryLocally ? [`  ${scaffold.tryLocally}`] : [])
 		];
 	});
 }
+
+/** The app's `paths.base` as printed paths show it (`Project.base`): as is, or `<paths.base>` when only the build knows it. */
+export const shownBase = (base: string | null): string => base ?? '<paths.base>';
 
 /** The project as it is once `operations` are written (for a plan made right after them). */
 function withOperations(project: Project, operations: readonly FileOperation[]): Project {

@@ -30,7 +30,7 @@ export async function addProvider(id: string, options: ProviderOptions): Promise
 	}
 	const outcome = await writeApp(app, validateAnswers({ ...recorded, providers: [...recorded.providers, known] }), options);
 	if (!options.dryRun) {
-		const steps = [...(outcome.installLeft ? [`${app.project.packageManager} install`] : []), ...providerSteps([known])];
+		const steps = [...(outcome.installLeft ? [`${app.project.packageManager} install`] : []), ...providerSteps([known], app.project.base)];
 		if (steps.length > 0) prompts.note(steps.join('\n'), 'Next steps');
 	}
 	return outcome.exitCode;
