@@ -25,7 +25,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { cleanEnv, repoRoot, run, waitForHttp } from '../e2e/harness/app.js';
+import { cleanEnv, repoRoot, run } from '../e2e/harness/app.js';
 import { NODE_MAJORS, nodeDir, nodeToolchain } from '../e2e/harness/node.js';
 import { keepPrebuilds, prebuildsDir } from '../e2e/harness/prebuilds.js';
 
@@ -159,13 +159,12 @@ async function demo() {
 		// The first run installs the app (create-auth's npm install), hence the long wait.
 		const deadline = Date.now() + 15 * MINUTE;
 		let status = 0;
-		while (Date.now() < deadline && !exit && status !== 200) {
-			if (await waitForHttp(`${url}/signin`, { timeout: deadline - Date.now(), until: () => exit !== null })) {
-				const response = await fetch(`${url}/signin`, { redirect: 'manual', signal: AbortSignal.timeout(60_000) }).catch(() => null);
-				status = response?.status ?? 0;
-				await response?.body?.cancel();
-			}
-			if (status !== 200 && !exit) await new Promise((r) => setTimeout(r, 1_000));
+		while (Date.now() < deadline && !exit) {
+			const response = await fetch(`${url}/signin`, { redirect: 'manual', signal: AbortSignal.timeout(60_000) }).catch(() => null);
+			status = response?.status ?? 0;
+			await response?.body?.cancel();
+			if (status === 200) break;
+			await new Promise((resolve) => setTimeout(resolve, 1_000));
 		}
 		if (status !== 200) throw new Error(exit ? `the demo exited (${JSON.stringify(exit)}) before GET /signin answered 200` : `GET ${url}/signin did not answer 200 within 15 min`);
 		console.log(`ci-node ${major}: GET ${url}/signin answered 200`);
