@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { libSpecifier } from './render.js';
+import { hrefValue, libSpecifier } from './render.js';
 
 describe('libSpecifier', () => {
 	const alias = { libImports: false };
@@ -26,5 +26,17 @@ describe('libSpecifier', () => {
 
 	it('keeps #lib specifiers as they are when a folder is shadowed: they name the file already', () => {
 		expect(libSpecifier('server/auth/index', { libImports: true, shadowedLibFolders: ['server/auth'] })).toBe('#lib/server/auth/index.js');
+	});
+});
+
+describe('hrefValue', () => {
+	it("links through resolve() where the app's SvelteKit has it, so the link keeps paths.base", () => {
+		expect(hrefValue('/signin', true)).toBe("{resolve('/signin')}");
+		expect(hrefValue('/signup', true, 'callbackQuery')).toBe(`"{resolve('/signup')}{callbackQuery}"`);
+	});
+
+	it('writes the plain path on a SvelteKit 2 older than 2.26', () => {
+		expect(hrefValue('/signin', false)).toBe('"/signin"');
+		expect(hrefValue('/signup', false, 'callbackQuery')).toBe('"/signup{callbackQuery}"');
 	});
 });
