@@ -2,8 +2,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detect } from 'package-manager-detector/detect';
-import picomatch from 'picomatch';
-import { parse as parseYaml } from 'yaml';
 
 /** The package managers whose install command the CLI knows how to run. */
 export type PackageManager = 'npm' | 'pnpm' | 'yarn' | 'bun';
@@ -79,7 +77,7 @@ export async function findWorkspaceRoot(appRoot: string): Promise<string | undef
 	let dir = appRoot;
 	for (let parent = path.dirname(dir); parent !== dir; dir = parent, parent = path.dirname(dir)) {
 		const patterns = await workspacePatterns(parent);
-		if (patterns !== undefined) return isMember(path.relative(parent, appRoot), patterns) ? parent : undefined;
+		if (patterns !== undefined) return (await isMember(path.relative(parent, appRoot), patterns)) ? parent : undefined;
 		if (existsSync(path.join(parent, '.git'))) return undefined;
 	}
 	return undefined;
@@ -94,7 +92,9 @@ async function workspacePatterns(dir: string): Promise<string[] | undefined> {
 	const pnpm = await readFile(path.join(dir, 'pnpm-workspace.yaml'), 'utf8').catch(() => undefined);
 	if (pnpm !== undefined) {
 		// pnpm 10.32.1+: a file without `packages` (settings only) makes a workspace of its folder alone.
-		return stringList(safely(() => (parseYaml(pnpm) as { packages?: unknown } | null)?.packages)) ?? [];
+		// Loaded here, not at start-up: only an app with such a file pays for the YAML parser.
+		const { parse } = await import('yaml');
+		return stringList(safely(() => (parse(pnpm) as { packages?: unknown } | null)?.packages)) ?? [];
 	}
 	const json = await readFile(path.join(dir, 'package.json'), 'utf8').catch(() => undefined);
 	if (json === undefined) return undefined;
@@ -103,7 +103,8 @@ async function workspacePatterns(dir: string): Promise<string[] | undefined> {
 }
 
 /** Whether a package at `relative` (to the workspace root, OS separators) matches the patterns. */
-function isMember(relative: string, patterns: readonly string[]): boolean {
+async function isMember(relative: string, patterns: readonly string[]): Promise<boolean> {
+	const { default: picomatch } = await import('picomatch');
 	const posix = relative.split(path.sep).join('/');
 	const clean = (pattern: string) => pattern.replace(/^\.\//, '').replace(/\/+$/, '');
 	const included = patterns.filter((pattern) => !pattern.startsWith('!')).map(clean);
