@@ -1,3 +1,4 @@
+import type { ExistingAuth } from '../existing-auth.js';
 import type { Manifest } from '../manifest.js';
 import type { PackageManager } from '../workspace.js';
 import type { AdapterFacts } from './adapter.js';
@@ -65,6 +66,8 @@ export interface DoctorInput {
 	 * `installRoot` absolute, equal outside a workspace) and the lock files in the app's own folder.
 	 */
 	install: { manager: PackageManager; root: string; installRoot: string; lockFiles: string[] };
+	/** Auth the app has besides create-auth's (`Project.existingAuth`); absent: none looked for. */
+	existingAuth?: ExistingAuth;
 }
 
 /** Where a variable's effective value was found. */

@@ -44,7 +44,8 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 			root: project.root,
 			installRoot: project.installRoot,
 			lockFiles: LOCK_FILES.filter((file) => existsSync(path.join(project.root, file)))
-		}
+		},
+		...(project.existingAuth ? { existingAuth: project.existingAuth } : {})
 	};
 }
 

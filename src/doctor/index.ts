@@ -1,6 +1,7 @@
 import { adapterChecks } from './adapter.js';
 import type { Check, DoctorInput } from './check.js';
 import { declaredEnvChecks, missingEnvChecks } from './env.js';
+import { existingAuthChecks } from './existing-auth.js';
 import { installChecks } from './install.js';
 import { manifestCheck, manifestChecks } from './manifest.js';
 import { originChecks } from './origin.js';
@@ -23,7 +24,8 @@ export function runChecks(input: DoctorInput): Check[] {
 		...missingEnvChecks({ ...input, answers }),
 		...declaredEnvChecks({ ...input, answers }),
 		...(input.adapter ? adapterChecks(input.adapter) : []),
-		...installChecks(input)
+		...installChecks(input),
+		...existingAuthChecks({ ...input, manifest })
 	];
 }
 
