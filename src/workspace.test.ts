@@ -122,6 +122,11 @@ describe('detectPackageManager in a workspace', () => {
 		expect(await detectPackageManager(app, NPM_AGENT)).toEqual({ manager: 'bun', installRoot: repo });
 	});
 
+	it('an app that is a git submodule of the monorepo (a .git file) is still its package', async () => {
+		const app = await tree({ 'pnpm-workspace.yaml': 'packages:\n  - apps/*\n', 'pnpm-lock.yaml': '', ...APP, 'apps/web/.git': 'gitdir: ../../.git/modules/web\n' });
+		expect(await detectPackageManager(app, NPM_AGENT)).toEqual({ manager: 'pnpm', installRoot: repo });
+	});
+
 	it('an app the workspace patterns leave out installs on its own', async () => {
 		const excluded = await tree({ 'pnpm-workspace.yaml': "packages:\n  - 'apps/*'\n  - '!apps/web'\n", 'pnpm-lock.yaml': '', ...APP });
 		expect(await detectPackageManager(excluded, NPM_AGENT)).toEqual({ manager: 'npm', installRoot: excluded });

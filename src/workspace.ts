@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { detect } from 'package-manager-detector/detect';
@@ -22,8 +22,8 @@ export interface PackageManagerSetup {
 /**
  * The package manager of the app at `appRoot` and where it installs ({@link findWorkspaceRoot}):
  * what `package-manager-detector` reads in the install folder only (a lock file, then
- * package.json's `packageManager`, then its `devEngines.packageManager`; a lock file's
- * package.json `packageManager` wins over the lock file), else `pnpm` for a pnpm workspace
+ * package.json's `packageManager`, then its `devEngines.packageManager`; where both a lock
+ * file and `packageManager` are there, `packageManager` wins), else `pnpm` for a pnpm workspace
  * root with no lock file yet, else the manager that runs create-auth, named first in
  * `userAgent` (`pnpm dlx create-auth` sets `npm_config_user_agent` to
  * `pnpm/10.12.1 npm/? node/v22.17.0 linux x64`), else npm. Managers the CLI cannot run (deno)
@@ -60,9 +60,10 @@ export async function detectPackageManager(appRoot: string, userAgent: string): 
  * for their workspace root the same way. The walk stops:
  * - at the first workspace declaration, member or not (an app that a monorepo's patterns leave
  *   out installs on its own);
- * - at the repository root (the first folder with `.git`, the app's own included): a workspace
- *   never spans repositories, so a stray lock file or package.json in a folder above the
- *   clone (a home folder) is never read;
+ * - at the repository root (the first folder with a `.git` folder, the app's own included): a
+ *   workspace never spans repositories, so a stray lock file or package.json in a folder above
+ *   the clone (a home folder) is never read. A `.git` file (a submodule, a linked worktree)
+ *   does not stop it: a submodule may be a package of the monorepo around it;
  * - at the filesystem root.
  * An app that declares a workspace itself is its own root (pnpm reads the nearest
  * `pnpm-workspace.yaml`; create-auth writes one with `allowBuilds` into a pnpm app).
@@ -73,12 +74,12 @@ export async function detectPackageManager(appRoot: string, userAgent: string): 
  * @returns an absolute folder above `appRoot`, or undefined
  */
 export async function findWorkspaceRoot(appRoot: string): Promise<string | undefined> {
-	if ((await workspacePatterns(appRoot)) !== undefined || existsSync(path.join(appRoot, '.git'))) return undefined;
+	if ((await workspacePatterns(appRoot)) !== undefined || isRepositoryRoot(appRoot)) return undefined;
 	let dir = appRoot;
 	for (let parent = path.dirname(dir); parent !== dir; dir = parent, parent = path.dirname(dir)) {
 		const patterns = await workspacePatterns(parent);
 		if (patterns !== undefined) return (await isMember(path.relative(parent, appRoot), patterns)) ? parent : undefined;
-		if (existsSync(path.join(parent, '.git'))) return undefined;
+		if (isRepositoryRoot(parent)) return undefined;
 	}
 	return undefined;
 }
@@ -110,6 +111,11 @@ async function isMember(relative: string, patterns: readonly string[]): Promise<
 	const included = patterns.filter((pattern) => !pattern.startsWith('!')).map(clean);
 	const excluded = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => clean(pattern.slice(1)));
 	return included.length > 0 && picomatch(included)(posix) && (excluded.length === 0 || !picomatch(excluded)(posix));
+}
+
+/** Whether `dir` is the top of a git repository: it has a `.git` folder. */
+function isRepositoryRoot(dir: string): boolean {
+	return statSync(path.join(dir, '.git'), { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 function stringList(value: unknown): string[] | undefined {
