@@ -109,7 +109,7 @@ export async function installDependencies(root: string, manager: PackageManager,
 	if (result.code === 'ENOENT') {
 		throw new CliError(
 			'E_INSTALL_FAILED',
-			`${manager} is not installed: this app uses it (its lock file, or the package manager that ran create-auth), and no ${command} is on the PATH.`,
+			`${manager} is not installed: this app uses it (its or its workspace's lock file or packageManager field, or the package manager that ran create-auth), and no ${command} is on the PATH.`,
 			`Install ${manager} and run create-auth again, or run it with --no-install and install the dependencies yourself.`
 		);
 	}
