@@ -3,8 +3,8 @@
  * `src/lib/server/auth.ts` is Better Auth's and takes the `$lib/server/auth` specifier), issue 26:
  * `create-auth --yes` names Better Auth, where it found it and what running both means, still
  * exits 0, and imports the vendored runtime by its explicit index (`$lib/server/auth/index`), so
- * the app passes svelte-check and builds; Better Auth's own files are left as they were, a
- * regenerate writes nothing, and the built app (after sv's next steps for Better Auth's tables,
+ * the app passes svelte-check and builds; Better Auth's own files are left as they were, doctor
+ * warns that both run, a regenerate writes nothing, and the built app (after sv's next steps for Better Auth's tables,
  * `npm run auth:schema` and `npm run db:push`) answers `/signin` and Better Auth's own endpoint. One install (the CLI's own, with npm).
  *
  * Node 22: the app's better-sqlite3 (^13) needs it.
@@ -67,6 +67,13 @@ describe('an app set up by sv add drizzle better-auth', () => {
 		const result = await check(appDir, { env: toolchain.env });
 		expect(result.diagnostics.filter((diagnostic) => diagnostic.type === 'ERROR')).toEqual([]);
 		expect(result.errors).toBe(0);
+	});
+
+	it('has doctor warn that Better Auth runs beside it, and find the generated imports past its module', async () => {
+		const doctor = await runCli(appDir, ['doctor', '--json'], { node: toolchain.node, env: toolchain.env });
+		const report = JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string }> };
+		expect(report.checks).toContainEqual(expect.objectContaining({ id: 'existing-auth:better-auth', status: 'warn' }));
+		expect(report.checks).toContainEqual(expect.objectContaining({ id: 'lib-imports', status: 'ok' }));
 	});
 
 	it('writes nothing on a regenerate', async () => {
