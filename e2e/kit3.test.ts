@@ -141,14 +141,15 @@ describe('an app under paths.base (kit3-ts, served at /base)', () => {
 	let server: Server | undefined;
 	let browser: Browser | undefined;
 	let idp: AppIdp | undefined;
+	let cli: Awaited<ReturnType<typeof runCli>>;
 
 	beforeAll(async () => {
 		appDir = await copyFixture('kit3-ts');
 		apps.push(appDir);
-		const cli = await createAuth(appDir, ['--yes', '--providers', ALL_PROVIDERS, '--no-install']);
+		await useBasePath(appDir, base);
+		cli = await createAuth(appDir, ['--yes', '--providers', ALL_PROVIDERS, '--no-install']);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		await shareInstall(apps[0]!, appDir);
-		await useBasePath(appDir, base);
 		idp = await startIdpFor(appDir, base);
 		await useInbox(appDir, inbox);
 		await build(appDir, { env: toolchain.env });
@@ -160,6 +161,13 @@ describe('an app under paths.base (kit3-ts, served at /base)', () => {
 		await browser?.close();
 		await server?.stop();
 		await idp?.idp.stop();
+	});
+
+	it("prints the next steps under the base: the callback URL to register, the pages to open", () => {
+		// The note box wraps its lines: compare the words.
+		const printed = cli.stdout.replace(/[│\s]+/g, ' ');
+		expect(printed).toContain('register the callback URL http://localhost:5173/base/auth/callback/idp');
+		expect(printed).toContain('Open /base/signup to create an account, then /base/account.');
 	});
 
 	it('passes svelte-check with 0 errors and 0 warnings', async () => {
