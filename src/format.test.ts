@@ -306,6 +306,22 @@ export const format = async (text) => 'app prettier: ' + text;
 		expect(await format('src/auth.ts', 'x\n')).toBe('app prettier: x\n');
 	});
 
+	it('finds Prettier and its plugin hoisted to the node_modules of the workspace the app is a package of', async () => {
+		const workspace = await mkdtemp(path.join(os.tmpdir(), 'create-auth-format-ws-'));
+		temp.push(workspace);
+		await writeFile(path.join(workspace, 'package.json'), JSON.stringify({ name: 'monorepo', private: true, workspaces: ['apps/*'] }));
+		await mkdir(path.join(workspace, 'node_modules'));
+		for (const [name, dir] of Object.entries(INSTALLED)) await symlink(dir, path.join(workspace, 'node_modules', name), 'dir');
+		const app = path.join(workspace, 'apps/web');
+		await mkdir(app, { recursive: true });
+		const devDependencies = { prettier: '^3.0.0', 'prettier-plugin-svelte': '^3.0.0' };
+		await writeFile(path.join(app, 'package.json'), JSON.stringify({ name: 'web', private: true, type: 'module', devDependencies }));
+		await writeFile(path.join(app, '.prettierrc'), SV_PRETTIERRC);
+		const format = await loadFormatter(app);
+		expect(format).toBeDefined();
+		expect(await format!('src/routes/account/+page.svelte', SVELTE_INPUT)).toBe(SVELTE_SV);
+	});
+
 	it('is undefined when the app has Prettier 2', async () => {
 		const root = await createApp({
 			installed: [],
