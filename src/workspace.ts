@@ -113,9 +113,9 @@ async function isMember(relative: string, patterns: readonly string[]): Promise<
 	return included.length > 0 && picomatch(included)(posix) && (excluded.length === 0 || !picomatch(excluded)(posix));
 }
 
-/** Whether `dir` is the top of a git repository: it has a `.git` folder. */
+/** Whether `dir` is the top of a git repository: it has a `.git` folder (one it may not read counts too: the walk stops). */
 function isRepositoryRoot(dir: string): boolean {
-	return statSync(path.join(dir, '.git'), { throwIfNoEntry: false })?.isDirectory() ?? false;
+	return safely(() => statSync(path.join(dir, '.git'), { throwIfNoEntry: false })?.isDirectory() ?? false) ?? true;
 }
 
 function stringList(value: unknown): string[] | undefined {
