@@ -2,15 +2,23 @@
  * The walking skeleton, end to end: `create-auth --yes --providers credentials,idp` on a fresh
  * `sv create` SvelteKit 2 app, then a real install, svelte-check, build and preview, driven by
  * Chromium through sign-up, sign-in, the guards and sign-out (./credentials-flow.ts), and
- * through the dev IdP's login page (./idp-flow.ts).
+ * through the dev IdP's login page (./idp-flow.ts). A second copy served under `paths.base`
+ * `/base`, sharing the first install, passes svelte-check, builds, and its guard and sign-in
+ * page stay under the base (the SvelteKit 3 app at /base goes through Chromium in kit3.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsFlows } from './credentials-flow.js';
-import { build, check, copyFixture, removeApp, runCli, start, type Server } from './harness/app.js';
+import { useBasePath } from './base-path-flow.js';
+import { credentialsFlows, navigate } from './credentials-flow.js';
+import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 
 const PROVIDERS = ['--providers', 'credentials,idp'];
+const apps: string[] = [];
+
+afterAll(async () => {
+	for (const app of apps) await removeApp(app);
+});
 
 describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 	let appDir: string;
@@ -21,6 +29,7 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 
 	beforeAll(async () => {
 		appDir = await copyFixture('kit2-ts');
+		apps.push(appDir);
 		cli = await runCli(appDir, ['--yes', ...PROVIDERS]);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		idp = await startIdpFor(appDir);
@@ -33,7 +42,6 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 		await browser?.close();
 		await server?.stop();
 		await idp?.idp.stop();
-		if (appDir) await removeApp(appDir);
 	});
 
 	it('installs the dependencies itself and prints plain progress without a TTY', () => {
@@ -49,4 +57,36 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 	}));
 
 	idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
+});
+
+describe('the same app served under paths.base /base', () => {
+	let appDir: string;
+	let server: Server | undefined;
+
+	beforeAll(async () => {
+		appDir = await copyFixture('kit2-ts');
+		apps.push(appDir);
+		await useBasePath(appDir, '/base');
+		const cli = await runCli(appDir, ['--yes', ...PROVIDERS, '--no-install']);
+		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
+		await shareInstall(apps[0]!, appDir);
+	});
+
+	afterAll(async () => {
+		await server?.stop();
+	});
+
+	it('passes svelte-check with 0 errors and 0 warnings, builds, and keeps the guard and the sign-in page under the base', async () => {
+		const result = await check(appDir);
+		expect(result.diagnostics).toEqual([]);
+		expect([result.errors, result.warnings]).toEqual([0, 0]);
+		await build(appDir);
+		server = await start(appDir, { mode: 'preview' });
+		expect(await navigate(`${server.url}/base/account`)).toEqual({ status: 303, location: '/base/signin?callbackUrl=%2Fbase%2Faccount' });
+		const page = await (await fetch(`${server.url}/base/signin?callbackUrl=%2Fbase%2Faccount`)).text();
+		// Server-rendered links are relative to /base/signin: ./signup is /base/signup.
+		expect(page).toContain('href="./signin/forgot-password"');
+		expect(page).toContain('href="./signup?callbackUrl=%2Fbase%2Faccount"');
+		expect(page).toContain('action="./signin"');
+	});
 });
