@@ -39,8 +39,9 @@ export function resourceOwnerAuthorizationUrl(provider: OAuth1Config, temporary:
 
 /**
  * Starts an OAuth 1.0a sign-in: temporary credentials whose callback is the redirect URI
- * (`<origin><base><basePath>/callback/<id>`, `<base>` being SvelteKit's `paths.base`; see {@link redirectUriOf}), kept with their secret in the
- * encrypted flow cookie bound to the provider, and the authorization URL to redirect to.
+ * (`<origin><base><basePath>/callback/<id>`, `<base>` being SvelteKit's `paths.base`; see
+ * {@link redirectUriOf}), kept with their secret in the encrypted flow cookie bound to the
+ * provider, and the authorization URL to redirect to.
  * @throws {UntrustedHost} no trusted origin for the callback URI.
  * @throws what {@link temporaryCredentialsRequest} throws (the caller reports OAuthSignInError).
  * @see RFC 5849 §2.1–2.2
