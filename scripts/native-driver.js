@@ -84,7 +84,9 @@ function driverLoads(appDir, node) {
  * Makes sure the app's better-sqlite3 loads in the Node at `node`: loads it in a child process
  * and, if that fails (built for another Node's ABI, or not built), runs
  * `npm rebuild better-sqlite3` in the app with `env` (give it {@link nodeEnv}`(node)`, so that
- * npm and node-gyp work for that Node), 10 min limit, then loads it again.
+ * npm and node-gyp work for that Node), 10 min limit, then loads it again. The rebuild runs the
+ * package's install script, `prebuild-install || node-gyp rebuild`: prebuild-install loads the
+ * binary it unpacks and drops it if that Node cannot, so a bad prebuilt binary ends in a compile.
  * @param {string} appDir  an installed app
  * @param {{ node?: string, env?: Record<string, string>, echo?: boolean }} [options]  `node`:
  *   default the running one; `env`: default `nodeEnv(node)`; `echo`: show the rebuild's output
@@ -105,7 +107,8 @@ export async function ensureNativeDriver(appDir, { node = process.execPath, env 
 
 	const nodedir = env.npm_config_nodedir;
 	const command = `cd ${appDir} && PATH=${path.dirname(node)}:$PATH ${nodedir ? `npm_config_nodedir=${nodedir} ` : ''}npm rebuild ${DRIVER}`;
-	const reason = rebuild.exitCode === 0 ? (second.ok ? '' : second.why) : `npm rebuild exited with ${rebuild.exitCode}: ${rebuild.stderr.trim().split('\n').slice(-5).join('\n')}`;
+	const reason =
+		rebuild.exitCode === 0 && !second.ok ? second.why : `npm rebuild exited with ${rebuild.exitCode}: ${rebuild.stderr.trim().split('\n').slice(-5).join('\n')}`;
 	throw new Error(
 		`${DRIVER} in ${appDir} does not load in Node ${nodeVersion(node)} (${first.why}), ` +
 			`and rebuilding it did not help (${reason}).\nRun this, with the Node that runs the app first on the PATH` +
