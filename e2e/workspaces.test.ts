@@ -110,12 +110,6 @@ async function setUp(manager: 'pnpm' | 'npm', declare: (root: string) => Promise
 	const ci = await run(manager, manager === 'pnpm' ? ['install', '--frozen-lockfile'] : ['ci', '--dry-run', '--no-audit', '--no-fund'], { cwd: root, timeout: 300_000 });
 	// The app's build as its user runs it; `npm run` finds the root's hoisted vite as pnpm links it.
 	await must(manager, ['run', 'build'], app);
-	if (manager === 'npm' && !existsSync(path.join(app, 'node_modules/.bin/vite'))) {
-		// start() runs `<app>/node_modules/.bin/vite`, and npm hoisted vite's bin to the root's:
-		// linked for the server only, after what create-auth left was recorded (appModules).
-		await fs.mkdir(path.join(app, 'node_modules/.bin'), { recursive: true });
-		await fs.symlink(path.join(root, 'node_modules/.bin/vite'), path.join(app, 'node_modules/.bin/vite'));
-	}
 	const server = await start(app, { mode: 'preview' });
 	return { root, app, lockBefore, lockAfter, cli, appModules, appLocks, rootLocks, ci, server };
 }

@@ -42,7 +42,8 @@ async function fixtureCopy(fixture = FIXTURE): Promise<string> {
 	return dir;
 }
 
-describe('create-auth (the binary)', () => {
+// Each test runs the built binary several times, a few seconds each on a loaded 2-core machine.
+describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 	it.each([
 		['no package.json', null],
 		['a package.json without @sveltejs/kit', '{"name":"x","dependencies":{"react":"^19.0.0"}}'],

@@ -349,17 +349,21 @@ export async function shareInstall(fromApp, toApp) {
 }
 
 /**
- * Absolute path of `node_modules/.bin/<name>` in the app; throws if it is not installed.
+ * Absolute path of `node_modules/.bin/<name>` for the app, looked up as `npm run` does: in the
+ * app's own `node_modules/.bin`, then in each parent folder's (a workspace hoists its packages'
+ * bins to the root), stopping below this repository's root, whose own tools must never stand in
+ * for an app's missing install (`.demo/app` is inside it). Throws if none has it.
  * @param {string} appDir
  * @param {string} name
  * @returns {string}
  */
 export function localBin(appDir, name) {
-	const bin = path.join(appDir, 'node_modules', '.bin', name);
-	if (!existsSync(bin)) {
-		throw new Error(`${bin} is missing: install the app's dependencies first (install(appDir))`);
+	for (let dir = path.resolve(appDir); dir !== repoRoot; dir = path.dirname(dir)) {
+		const bin = path.join(dir, 'node_modules', '.bin', name);
+		if (existsSync(bin)) return bin;
+		if (path.dirname(dir) === dir) break;
 	}
-	return bin;
+	throw new Error(`no node_modules/.bin/${name} in ${appDir} or above: install the app's dependencies first (install(appDir))`);
 }
 
 /**
