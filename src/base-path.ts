@@ -1,5 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Node } from '@babel/types';
 import { parseModule } from './edits/ast.js';
+
+/** Where a SvelteKit app is configured: SvelteKit 2's `svelte.config.js`, the Vite config (SvelteKit 3's `sveltekit()` options). */
+export const KIT_CONFIG_FILES = ['svelte.config.js', 'vite.config.ts', 'vite.config.js', 'vite.config.mjs'];
+
+/**
+ * The app's `paths.base` from the texts of its {@link KIT_CONFIG_FILES} (in that order; `''`
+ * for a missing file): the first one that sets it ({@link configuredBase}).
+ *
+ * @returns the base (`'/base'`), `''` when no file sets one, `null` when only the build knows it
+ */
+export function baseOf(configs: readonly string[]): string | null {
+	for (const config of configs) {
+		const base = configuredBase(config);
+		if (base !== undefined) return base;
+	}
+	return '';
+}
+
+/**
+ * {@link baseOf} the app at `root`, reading its config files (an unreadable one counts as absent).
+ *
+ * @param root the app's folder
+ */
+export async function readBase(root: string): Promise<string | null> {
+	return baseOf(await Promise.all(KIT_CONFIG_FILES.map((file) => readFile(path.join(root, file), 'utf8').catch(() => ''))));
+}
 
 /**
  * The `paths.base` a `svelte.config.js` or `vite.config.*` text sets (`kit.paths.base` in

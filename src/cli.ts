@@ -78,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
 		.option('--port <port>', 'port to listen on; 0 picks a free one (default 9400)', parsePort)
 		.option('--client-id <id>', 'client id (default create-auth-dev)')
 		.option('--client-secret <secret>', 'client secret (default: a fixed development secret)')
-		.option('--redirect-uri <uri...>', "the client's redirect URIs (default: /auth/callback/idp on ports 5173 and 4173)", parseRedirectUri)
+		.option('--redirect-uri <uri...>', "the client's redirect URIs (default: [paths.base]/auth/callback/idp on ports 5173 and 4173)", parseRedirectUri)
 		.action(async (options) => {
 			exitCode = await devIdp(options);
 		});

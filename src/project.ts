@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { installedPackage } from './app-modules.js';
-import { configuredBase } from './base-path.js';
+import { baseOf, KIT_CONFIG_FILES } from './base-path.js';
 import { detectDrizzle, DRIZZLE_CONFIGS, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
 import { detectExistingAuth, type ExistingAuth } from './existing-auth.js';
@@ -23,7 +23,7 @@ export interface Project {
 	/** The lib folder, app-relative (`src/lib`): the runtime is vendored below it. */
 	libDir: string;
 	/**
-	 * The app's `paths.base` as its config writes it ({@link configuredBase}): `''` when none is
+	 * The app's `paths.base` as its config writes it ({@link baseOf}): `''` when none is
 	 * set, `null` when only the build knows it (read from the environment, say).
 	 */
 	base: string | null;
@@ -92,9 +92,6 @@ export const WATCHED_FILES = [
  */
 export const VENDOR_DIRS = ['server/auth', 'auth'] as const;
 
-/** Config files that may turn on explicit environment variables (SvelteKit 2). */
-const CONFIG_FILES = ['svelte.config.js', 'vite.config.ts', 'vite.config.js', 'vite.config.mjs'];
-
 /**
  * Reads the app at `root` into a {@link Project}.
  *
@@ -157,7 +154,8 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 	// Where the app resolves it: its own node_modules, or the workspace's (hoisted); not above.
 	const installed = installedPackage(root, '@sveltejs/kit', installRoot)?.manifest.version;
 	const major = kitMajor(installed, kitRange);
-	const configs = await Promise.all(CONFIG_FILES.map((file) => readFile(path.join(root, file), 'utf8').catch(() => '')));
+	// The app's config: whether it turns on explicit environment variables (SvelteKit 2), its paths.base.
+	const configs = await Promise.all(KIT_CONFIG_FILES.map((file) => readFile(path.join(root, file), 'utf8').catch(() => '')));
 	return {
 		root,
 		// SvelteKit 3 has no $lib alias: the plan maps #lib in package.json when the app lacks it.
@@ -169,7 +167,7 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 			resolve: hasResolve(installed, kitRange)
 		},
 		libDir,
-		base: configs.map(configuredBase).find((base) => base !== undefined) ?? '',
+		base: baseOf(configs),
 		typescript: existsSync(path.join(root, 'tsconfig.json')),
 		packageManager,
 		installRoot,

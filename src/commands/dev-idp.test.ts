@@ -1,5 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,9 +17,9 @@ afterEach(() => {
 	for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** Starts `create-auth dev-idp …` and resolves once it has printed its instructions. */
-async function startCommand(...args: string[]): Promise<{ child: ChildProcess; stdout: () => string }> {
-	const child = spawn(process.execPath, [BIN, 'dev-idp', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `create-auth dev-idp …` (in `cwd`, default ours) and resolves once it has printed its instructions. */
+async function startCommand(args: string[], cwd?: string): Promise<{ child: ChildProcess; stdout: () => string }> {
+	const child = spawn(process.execPath, [BIN, 'dev-idp', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 	children.push(child);
 	let stdout = '';
 	child.stdout!.setEncoding('utf8');
@@ -38,7 +41,7 @@ describe('create-auth dev-idp (the binary)', () => {
 	it.each(['SIGINT', 'SIGTERM'] as const)(
 		'prints the issuer (the real port for --port 0), the test user and the .env lines; stops on %s with exit 0',
 		async (signal) => {
-			const { child, stdout } = await startCommand('--port', '0');
+			const { child, stdout } = await startCommand(['--port', '0']);
 			const issuer = envValue(stdout(), 'AUTH_IDP_ISSUER')!;
 			expect(issuer).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
 			expect(stdout()).toContain(`Issuer        ${issuer}\n`);
@@ -58,7 +61,7 @@ describe('create-auth dev-idp (the binary)', () => {
 	);
 
 	it('registers the client given by --client-id, --client-secret and --redirect-uri', async () => {
-		const { child, stdout } = await startCommand(
+		const { child, stdout } = await startCommand([
 			'--port',
 			'0',
 			'--client-id',
@@ -68,7 +71,7 @@ describe('create-auth dev-idp (the binary)', () => {
 			'--redirect-uri',
 			'http://localhost:3000/cb',
 			'http://localhost:3001/cb'
-		);
+		]);
 		expect(envValue(stdout(), 'AUTH_IDP_ID')).toBe('my-app');
 		expect(envValue(stdout(), 'AUTH_IDP_SECRET')).toBe('my-secret');
 		const authorize = new URL(`${envValue(stdout(), 'AUTH_IDP_ISSUER')}/oauth2/authorize`);
@@ -82,6 +85,31 @@ describe('create-auth dev-idp (the binary)', () => {
 		expect(result.url.searchParams.get('code')).toEqual(expect.any(String));
 		child.kill('SIGINT');
 		expect((await once(child, 'exit'))[0]).toBe(0);
+	});
+
+	it("registers the callbacks under the paths.base of the app it runs in", async () => {
+		const app = await mkdtemp(path.join(tmpdir(), 'create-auth-dev-idp-'));
+		try {
+			await writeFile(path.join(app, 'svelte.config.js'), "export default { kit: { paths: { base: '/base' } } };\n");
+			const { child, stdout } = await startCommand(['--port', '0'], app);
+			expect(stdout()).toContain(
+				'Redirect URIs http://localhost:5173/base/auth/callback/idp http://127.0.0.1:5173/base/auth/callback/idp http://localhost:4173/base/auth/callback/idp http://127.0.0.1:4173/base/auth/callback/idp\n'
+			);
+			const authorize = new URL(`${envValue(stdout(), 'AUTH_IDP_ISSUER')}/oauth2/authorize`);
+			authorize.search = new URLSearchParams({
+				client_id: 'create-auth-dev',
+				redirect_uri: 'http://localhost:5173/base/auth/callback/idp',
+				response_type: 'code',
+				scope: 'openid'
+			}).toString();
+			const result = await signInAtDevIdp(authorize.href);
+			expect(`${result.url.origin}${result.url.pathname}`).toBe('http://localhost:5173/base/auth/callback/idp');
+			expect(result.url.searchParams.get('code')).toEqual(expect.any(String));
+			child.kill('SIGINT');
+			expect((await once(child, 'exit'))[0]).toBe(0);
+		} finally {
+			await rm(app, { recursive: true, force: true });
+		}
 	});
 
 	it('fails with E_PORT_IN_USE and a hint, no stack trace, when the port is taken', async () => {

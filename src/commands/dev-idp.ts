@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { readBase } from '../base-path.js';
 import type { DevIdp, DevIdpClient } from '../dev-idp/index.js';
 import { CliError } from '../errors.js';
 
@@ -15,19 +16,22 @@ export interface DevIdpCommandOptions {
  * `create-auth dev-idp`: runs a local OpenID provider on 127.0.0.1, prints its issuer, the
  * test user's credentials and the `.env` lines for the app's `idp` provider, and keeps it
  * running until SIGINT (Ctrl+C) or SIGTERM. The flags replace the default client's id, secret
- * or redirect URIs.
+ * or redirect URIs. Run in an app whose config sets `paths.base` to a string, the default
+ * redirect URIs carry that base (`http://localhost:5173/base/auth/callback/idp`).
  *
+ * @param cwd the folder it runs in: an app's, whose `paths.base` it reads (default: the process's)
  * @returns 0 once stopped by a signal
  * @throws {CliError} `E_PORT_IN_USE` when the port is taken
  */
-export async function devIdp(options: DevIdpCommandOptions): Promise<number> {
+export async function devIdp(options: DevIdpCommandOptions, cwd = process.cwd()): Promise<number> {
 	// Loaded here, not at the top: oidc-provider is large, and on Node 20 it prints a warning as
 	// it loads, which no other command should pay for.
-	const { DEFAULT_CLIENT, DEFAULT_PORT, startDevIdp } = await import('../dev-idp/index.js');
+	const { DEFAULT_CLIENT, DEFAULT_PORT, defaultRedirectUris, startDevIdp } = await import('../dev-idp/index.js');
 	const client = {
 		clientId: options.clientId ?? DEFAULT_CLIENT.clientId,
 		clientSecret: options.clientSecret ?? DEFAULT_CLIENT.clientSecret,
-		redirectUris: options.redirectUri ?? DEFAULT_CLIENT.redirectUris
+		// A base only the build knows (null) cannot be guessed: --redirect-uri then.
+		redirectUris: options.redirectUri ?? defaultRedirectUris((await readBase(cwd)) ?? '')
 	};
 	const idp = await startDevIdp({ port: options.port, clients: [client] }).catch((error: unknown) => {
 		if ((error as NodeJS.ErrnoException)?.code !== 'EADDRINUSE') throw error;

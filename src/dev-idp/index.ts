@@ -3,6 +3,7 @@ export {
 	DEFAULT_PASSWORD,
 	DEFAULT_PORT,
 	DEFAULT_USER,
+	defaultRedirectUris,
 	HOST,
 	startDevIdp,
 	type DevIdp,

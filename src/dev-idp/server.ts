@@ -68,14 +68,20 @@ export const HOST = '127.0.0.1';
 
 export const DEFAULT_PORT = 9400;
 
-/** Callbacks of the `idp` provider in `vite dev` (5173) and `vite preview` (4173). */
+/**
+ * The `idp` provider's callback URLs in `vite dev` (5173) and `vite preview` (4173), on
+ * `localhost` and `127.0.0.1`, for an app served under `base` (SvelteKit's `paths.base`, `''`
+ * for none): `http://localhost:5173/base/auth/callback/idp`, ….
+ */
+export function defaultRedirectUris(base = ''): string[] {
+	return [5173, 4173].flatMap((port) => ['localhost', '127.0.0.1'].map((host) => `http://${host}:${port}${base}/auth/callback/idp`));
+}
+
+/** The client an app without a base path signs in with (see {@link defaultRedirectUris}). */
 export const DEFAULT_CLIENT: DevIdpClient = {
 	clientId: 'create-auth-dev',
 	clientSecret: 'create-auth-dev-secret',
-	redirectUris: [5173, 4173].flatMap((port) => [
-		`http://localhost:${port}/auth/callback/idp`,
-		`http://127.0.0.1:${port}/auth/callback/idp`
-	])
+	redirectUris: defaultRedirectUris()
 };
 
 export const DEFAULT_USER: DevIdpUser = {
