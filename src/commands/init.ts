@@ -5,7 +5,7 @@ import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
 import { authjsConfigAtOurPath, existingAuthNotice } from '../existing-auth.js';
 import { findProvider, PROVIDERS } from '../providers/index.js';
-import { loadApp, providerSteps, shownBase, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
+import { installStep, loadApp, providerSteps, shownBase, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
 import { addProvider, removeProvider } from './provider.js';
 import { regenerate } from './regenerate.js';
 
@@ -40,11 +40,11 @@ export async function init(options: InitOptions): Promise<number> {
 	const outcome = await writeApp(app, answers, { ...options, databaseUrl });
 	if (options.dryRun || outcome.plan.operations.length === 0) return outcome.exitCode;
 
-	const { packageManager, installRoot, root, base } = app.project;
+	const { packageManager, base } = app.project;
 	const at = shownBase(base);
 	const steps = [
 		...(outcome.neededNode ? [`Switch to Node ${outcome.neededNode} or later (nvm install 22, for example).`] : []),
-		...(outcome.installLeft ? [`${packageManager} install${installRoot === root ? '' : `   (at the workspace root, ${installRoot})`}`] : []),
+		...(outcome.installLeft ? [installStep(app.project)] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.migrations ? ['npx create-auth migrate   (creates the auth tables at DATABASE_URL)'] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.drizzle ? ['npx create-auth migrate   (creates the auth tables with drizzle-kit)'] : []),
 		...providerSteps(answers.providers, base),

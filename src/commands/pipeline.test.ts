@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { providerSteps, shownBase } from './pipeline.js';
+import { installStep, providerSteps, shownBase } from './pipeline.js';
 
 describe('providerSteps', () => {
 	it("names the callback URL to register under the app's paths.base", () => {
@@ -16,5 +16,12 @@ describe('providerSteps', () => {
 describe('shownBase', () => {
 	it('shows a base as is, and a placeholder when only the build knows it', () => {
 		expect([shownBase(''), shownBase('/base'), shownBase(null)]).toEqual(['', '/base', '<paths.base>']);
+	});
+});
+
+describe('installStep', () => {
+	it("names the workspace root when the install runs there, not in the app", () => {
+		expect(installStep({ packageManager: 'npm', root: '/app', installRoot: '/app' })).toBe('npm install');
+		expect(installStep({ packageManager: 'pnpm', root: '/repo/apps/web', installRoot: '/repo' })).toBe('pnpm install   (at the workspace root, /repo)');
 	});
 });

@@ -181,6 +181,15 @@ export function providerSteps(ids: readonly string[], base: string | null = ''):
 	});
 }
 
+/**
+ * The install a user runs after `--no-install` (or a failed install): `pnpm install`, with where
+ * when that is not the app's folder (`pnpm install   (at the workspace root, /repo)`).
+ */
+export function installStep(project: Pick<Project, 'packageManager' | 'installRoot' | 'root'>): string {
+	const where = project.installRoot === project.root ? '' : `   (at the workspace root, ${project.installRoot})`;
+	return `${project.packageManager} install${where}`;
+}
+
 /** The app's `paths.base` as printed paths show it (`Project.base`): as is, or `<paths.base>` when only the build knows it. */
 export const shownBase = (base: string | null): string => base ?? '<paths.base>';
 

@@ -2,7 +2,7 @@ import * as prompts from '@clack/prompts';
 import { validateAnswers } from '../answers.js';
 import { CliError } from '../errors.js';
 import { PROVIDERS } from '../providers/index.js';
-import { loadApp, providerSteps, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
+import { installStep, loadApp, providerSteps, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
 import { noManifest } from './regenerate.js';
 
 /** Options of `create-auth add-provider <id>` and `remove-provider <id>`. */
@@ -30,7 +30,7 @@ export async function addProvider(id: string, options: ProviderOptions): Promise
 	}
 	const outcome = await writeApp(app, validateAnswers({ ...recorded, providers: [...recorded.providers, known] }), options);
 	if (!options.dryRun) {
-		const steps = [...(outcome.installLeft ? [`${app.project.packageManager} install`] : []), ...providerSteps([known], app.project.base)];
+		const steps = [...(outcome.installLeft ? [installStep(app.project)] : []), ...providerSteps([known], app.project.base)];
 		if (steps.length > 0) prompts.note(steps.join('\n'), 'Next steps');
 	}
 	return outcome.exitCode;

@@ -1,7 +1,7 @@
 import * as prompts from '@clack/prompts';
 import { validateAnswers, type Answers } from '../answers.js';
 import { CliError } from '../errors.js';
-import { loadApp, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
+import { installStep, loadApp, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
 
 /** Options of `create-auth regenerate`. */
 export interface RegenerateOptions extends WriteOptions {
@@ -35,7 +35,7 @@ export async function regenerate(options: RegenerateOptions): Promise<number> {
 	const answers: Answers = options.rateLimit === undefined ? recorded : validateAnswers({ ...recorded, rateLimit: options.rateLimit as Answers['rateLimit'] });
 	const outcome = await writeApp(app, answers, options);
 	if (options.dryRun) return outcome.exitCode;
-	if (outcome.installLeft) prompts.log.info(`Dependencies changed: run ${app.project.packageManager} install.`);
+	if (outcome.installLeft) prompts.log.info(`Dependencies changed: run ${installStep(app.project)}.`);
 	if (recorded.rateLimit === 'redis' && answers.rateLimit !== 'redis' && outcome.plan.operations.length > 0) {
 		prompts.log.info('ioredis in package.json and REDIS_URL in .env were left in place; remove them when nothing else uses them.');
 	}
