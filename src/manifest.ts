@@ -4,7 +4,7 @@ import { DEFAULT_ANSWERS, type Answers } from './answers.js';
 export const MANIFEST_PATH = '.create-auth/manifest.json';
 
 /**
- * How a generated file is owned, per DESIGN.md: `managed` (the tool's, replaced on
+ * How a generated file is owned (docs/architecture.md#the-cli-pipeline): `managed` (the tool's, replaced on
  * regenerate), `merge` (generated once, then the user's; 3-way merged), `patch` (the user's
  * file; small idempotent structural edits).
  */

@@ -37,7 +37,7 @@ export interface Reconciled {
 }
 
 /**
- * Reconciles one generated file (DESIGN.md, "Regenerate and add-provider"), with O = base,
+ * Reconciles one generated file (docs/architecture.md#regenerates-3-way-merge), with O = base,
  * A = current, B = next:
  * - no base: A absent → write B; A the same code as B → own it (B is the base); A present →
  *   the user's file, left alone;

@@ -17,7 +17,7 @@ export interface SignOutOptions {
 /**
  * Starts sign-in with a provider by POSTing `providerId` and `options` (e.g. the credential
  * fields `email`, `password`) to `signInPage` (default `/signin`). Navigates away.
- * @see spec/interface.md "Components and client methods"
+ * @see create-auth docs/api.md#client
  */
 export function signIn(providerId: string, options: SignInOptions = {}): void {
 	const { signInPage = '/signin', ...fields } = options;

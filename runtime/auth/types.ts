@@ -2,7 +2,7 @@
 /**
  * The signed-in user as the app sees it (in `locals.auth()` and `page.data.session`).
  * Every field is optional: callbacks decide what is exposed.
- * @see spec/interface.md "User"
+ * @see create-auth docs/api.md#session-and-user
  */
 export interface User {
 	id?: string;
@@ -14,7 +14,7 @@ export interface User {
 /**
  * What `event.locals.auth()` resolves to when someone is signed in.
  * `expires` is an ISO 8601 date-time string (it crosses to the browser as JSON).
- * @see spec/interface.md "Session"
+ * @see create-auth docs/api.md#session-and-user
  */
 export interface Session {
 	expires: string;

@@ -33,7 +33,7 @@ const later = (ms = HOUR) => new Date(Date.now() + ms);
  * @param open a fresh harness per test
  * @param options.methods the methods the adapter has, when not all 19 (an Auth.js adapter);
  *   tests of the others are skipped
- * @see spec/interface.md "Adapter records", "Adapter methods", "States and transitions" 3-4
+ * @see docs/api.md#adapters
  */
 export function describeAdapterContract(
 	name: string,

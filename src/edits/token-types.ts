@@ -34,7 +34,7 @@ export interface TokenTypeModules {
  * modules that declare them). The fields are optional: a session signed in through another
  * provider has none of them; `Session` lacks `refresh_token`, which stays on the server. Inserted before the file's `export {};` (or appended), once: a
  * file that already augments either module is left as it is. Other lines stay byte-identical.
- * @see spec/interface.md "Recommended identity-provider configuration" (extension fields)
+ * @see docs/api.md#token-refresh (the token fields)
  */
 export function addTokenTypes(source: string, modules: TokenTypeModules): EditResult {
 	const ast = parseModule(source);

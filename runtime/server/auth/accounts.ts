@@ -18,7 +18,7 @@ import { need, toUser } from './session.js';
  *    server and across servers (see {@link firstSignIn}).
  * @throws {OAuthAccountNotLinked} case 3 without the opt-in.
  * @throws {MissingAdapter} the adapter lacks a method this needs (the message names it).
- * @see spec/interface.md "Authentication" rule 9, "States and transitions" rule 4
+ * @see create-auth docs/api.md#account-linking
  */
 export async function userForAccount(
 	config: ResolvedConfig,

@@ -95,7 +95,7 @@ async function oauthSignIn(event: RequestEvent, config: ResolvedConfig, provider
  * the page is answered with 429, `Retry-After` and `form` = `{ error: 'RateLimited', message:
  * 'Too many attempts. Try again in N minutes.', email }` (503 and `RateLimitStoreError` when the
  * rate-limit store is down); so is an email link over the `emailLink` limits.
- * @see spec/interface.md "Errors" (CredentialsSignin), "Authentication" rules 6-8
+ * @see create-auth docs/api.md#routes-and-form-actions, #errors (CredentialsSignin)
  */
 export function signInAction(getConfig: GetConfig): Action {
 	return async (event) => {

@@ -29,7 +29,7 @@ export interface JWT extends Record<string, unknown> {
  * for `oauth` / `oidc`, the profile's id, and the fields the provider's `account()` kept from
  * the token set (`access_token`, `refresh_token`, `id_token`, `scope`, `token_type` lowercased,
  * `expires_at` in epoch seconds, …).
- * @see spec/interface.md "Account"
+ * @see create-auth docs/api.md#account
  */
 export interface Account extends AccountTokens {
 	type: ProviderType;
@@ -130,7 +130,7 @@ export interface SvelteKitAuthConfig {
 	 * carries sealed with the secret (so every deployment shares `secret`, and sets this same
 	 * value, the stable one included: only a deployment with a proxy forwards). Adds the
 	 * `state` check. Not used by OAuth 1.0a providers. Default: none.
-	 * @see spec/interface.md "OAuth2Config" (`checks`, `redirectProxyUrl`)
+	 * @see create-auth docs/api.md#redirect-proxy
 	 */
 	redirectProxyUrl?: string;
 	/**
@@ -243,7 +243,7 @@ function requireAdapterMethods(adapter: Adapter | undefined, methods: readonly (
  *   needs (the message names them).
  * @throws {InvalidUrl} `url` is given but is not an absolute URL.
  * @param resolve the app's `resolve` from `$app/paths` (see `AppEnvironment`), kept as `resolve`
- * @see spec/interface.md "Authentication" rules 1-3
+ * @see create-auth docs/api.md#configuration
  */
 export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve): ResolvedConfig {
 	const secrets = (Array.isArray(config.secret) ? config.secret : [config.secret]).filter((s): s is string => !!s);

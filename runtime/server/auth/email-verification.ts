@@ -78,7 +78,7 @@ export type VerifyEmailFailure = ActionFailure<{ error: 'Verification'; message:
  * the validated `callbackUrl`, or `/`). An unknown, used, expired or other flow's link, or an
  * address with no user any more, is a 400 `Verification` with nothing changed.
  * @throws {AdapterError} the adapter failed (SvelteKit's error page).
- * @see spec/interface.md "AdapterUser" (`emailVerified`), "States and transitions" rule 3
+ * @see create-auth docs/api.md#adapter-records (`emailVerified`), #adapter-methods (`useVerificationToken`)
  */
 export function verifyEmailAction(getConfig: GetConfig): Action {
 	return async (event): Promise<VerifyEmailFailure> => {

@@ -73,7 +73,7 @@ export async function sendSignInLink(
  * (`providerAccountId`: the address) is linked once. Ends with a 303 to the validated
  * `callbackUrl`, or `/`.
  * @throws {MissingAdapter} the adapter lacks a method this needs (checked at startup already).
- * @see spec/interface.md "Authentication" rule 8, "States and transitions" rules 3-4, "AdapterUser" (`emailVerified`)
+ * @see create-auth docs/api.md#email, #adapter-records (`emailVerified`)
  */
 export function emailLinkAction(getConfig: GetConfig): Action {
 	return async (event) => {

@@ -30,7 +30,7 @@ export type AuthErrorCause = Record<string, unknown> & { err?: Error };
 /**
  * Base class of every error the runtime throws or logs. `type` is one of {@link ErrorType}.
  * Messages are for the server log only; the browser sees at most `type` (and a `code`).
- * @see spec/interface.md "Errors"
+ * @see create-auth docs/api.md#errors
  */
 export abstract class AuthError extends Error {
 	/** The stable type of this error class. */
@@ -143,7 +143,7 @@ export class InvalidCheck extends AuthError {
 /**
  * The OAuth account's email belongs to an existing user who signed in another way, and the
  * provider does not set `allowDangerousEmailAccountLinking`: the accounts are not linked.
- * @see spec/interface.md "Authentication" rule 9
+ * @see create-auth docs/api.md#account-linking
  */
 export class OAuthAccountNotLinked extends AuthError {
 	static override readonly type = 'OAuthAccountNotLinked';
@@ -192,7 +192,7 @@ export class EmailSignInError extends AuthError {
 /**
  * An email link that cannot sign anyone in: its token is unknown, used already, expired, or
  * for another address. The token is gone either way (one use only).
- * @see spec/interface.md "States and transitions" rule 3, "Authentication" rule 8
+ * @see create-auth docs/api.md#email
  */
 export class Verification extends AuthError {
 	static override readonly type = 'Verification';

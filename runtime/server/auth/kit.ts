@@ -51,7 +51,7 @@ export interface AppEnvironment {
  * A configured provider as pages may show it: no secrets. `signinUrl` is the sign-in page's path
  * (with SvelteKit's `paths.base`); `callbackUrl` is where the provider sends the browser back (the
  * URL to register at an OAuth provider, base included), on `AUTH_URL`'s origin when set, else the request's.
- * @see spec/interface.md "AppProvider"
+ * @see create-auth docs/api.md#appprovider
  */
 export interface AppProvider {
 	id: string;
@@ -105,7 +105,7 @@ const AUTH_ROUTE = /\/(callback|webauthn-options)\//;
  * @throws {MissingSecret} no `secret` of 32+ characters.
  * @throws {MissingAdapter} `database` strategy without an adapter; an email or passkey provider, or `passwords.requireEmailVerification`, with an adapter that lacks what it needs.
  * @throws {InvalidUrl} `url` is not an absolute URL.
- * @see spec/interface.md "Entry point"
+ * @see create-auth docs/api.md#sveltekitauth
  */
 export function SvelteKitAuth(
 	config: SvelteKitAuthConfig | ((event: RequestEvent) => Awaitable<SvelteKitAuthConfig>),

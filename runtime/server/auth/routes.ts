@@ -45,7 +45,7 @@ function providerAt<T extends ProviderConfig>(url: URL, config: ResolvedConfig, 
  * there (a 303 to its callback, same parameters; see {@link forwardedCallbackUrl}): no cookie
  * is read or set here, and that deployment runs every check.
  * @returns never: always throws SvelteKit's redirect (which carries the cookies set here).
- * @see spec/interface.md "HTTP routes" (`[origin]/auth/callback/<provider_id>`)
+ * @see create-auth docs/api.md#routes-and-form-actions (`<base><basePath>/callback/<id>`)
  */
 export async function oauthCallback(event: RequestEvent, config: ResolvedConfig, providerId: string): Promise<never> {
 	const provider = config.providers.filter(isOAuthProvider).find((candidate) => candidate.id === providerId)!;

@@ -83,7 +83,7 @@ export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please tr
  * @throws SvelteKit's `error(503)` when the adapter fails while reading a database session (the
  *   store is down): logged as {@link AdapterError}; the cookie is kept, so the session is back
  *   once the store is.
- * @see spec/interface.md "States and transitions" rules 1-2
+ * @see create-auth docs/api.md#session-strategies (rules 1-4)
  */
 export async function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
 	const value = getChunkedCookie(context.cookies, sessionCookie(context, config).name);

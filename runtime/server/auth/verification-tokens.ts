@@ -9,7 +9,7 @@ import { need } from './session.js';
 /**
  * What the adapter stores of an emailed link's token: SHA-256 (hex) of the token followed by
  * the secret, so a leaked verification-token table opens no link.
- * @see spec/interface.md "Authentication" rule 8
+ * @see create-auth docs/api.md#email
  */
 export function hashToken(token: string, secret: string): string {
 	return createHash('sha256').update(`${token}${secret}`).digest('hex');
@@ -39,7 +39,7 @@ export async function issueVerificationToken(config: ResolvedConfig, identifier:
  * @throws {Verification} no such token for `identifier` (unknown, used, tampered, another
  *   identifier's), or it expired (it is deleted all the same).
  * @throws {AdapterError} the adapter failed.
- * @see spec/interface.md "States and transitions" rule 3
+ * @see create-auth docs/api.md#adapter-methods (`useVerificationToken`)
  */
 export async function useVerificationToken(config: ResolvedConfig, identifier: string, token: string): Promise<VerificationToken> {
 	const use = need(config, 'useVerificationToken');

@@ -142,7 +142,7 @@ function sqliteDialect(db: DrizzleSqliteDatabase): SqlDialect {
  * @param db the app's `db`: `drizzle-orm/node-postgres` or `drizzle-orm/postgres-js` for
  *   `postgres`, `drizzle-orm/mysql2` for `mysql`, `drizzle-orm/better-sqlite3` or
  *   `drizzle-orm/libsql` for `sqlite`
- * @see spec/interface.md "Adapter records", "Adapter methods"
+ * @see create-auth docs/api.md#adapter-records, #adapter-methods
  */
 export function DrizzleAdapter(db: DrizzleServerDatabase, options: { dialect: 'postgres' | 'mysql' }): Required<Adapter>;
 export function DrizzleAdapter(db: DrizzleSqliteDatabase, options: { dialect: 'sqlite' }): Required<Adapter>;

@@ -26,7 +26,7 @@
  * - `branch`: default `main`.
  * - `apiKey`: sent as `Authorization: Bearer <apiKey>`.
  * - `fetch`: used in place of the global `fetch` (tests, proxies).
- * @see spec/interface.md "Hosted-database schema"
+ * @see create-auth docs/api.md#hosted-database-schema
  */
 export interface BaseClientOptions {
 	databaseURL?: string;
@@ -117,7 +117,7 @@ export interface VerificationTokensRecord extends HostedRecord {
 /**
  * The tables and the records they hold, as the client reads them: every column optional and
  * nullable, Dates as `Date`, a link as the linked record (only `id` unless expanded).
- * @see spec/interface.md "Hosted-database schema"
+ * @see create-auth docs/api.md#hosted-database-schema
  */
 export interface HostedDbTables {
 	authlib_users: UsersRecord;
@@ -144,7 +144,7 @@ export interface TableSchema<T extends HostedRecord = HostedRecord> {
  * The schema the hosted database must have: the spec's tables and columns, the account
  * extensions of {@link AccountsRecord}, and a unique `authlib_users.email`. The client reads it to
  * turn dates and links back into `Date`s and records.
- * @see spec/interface.md "Hosted-database schema"
+ * @see create-auth docs/api.md#hosted-database-schema
  */
 export const hostedDbSchema: { readonly [K in TableName]: TableSchema<HostedDbTables[K]> } = {
 	authlib_users: {
@@ -320,7 +320,7 @@ async function send(options: BaseClientOptions, method: Method, path: string, bo
  * (`client.db.authlib_users.read(id)`, `.filter({ email }).getFirst()`, …) and all-or-nothing
  * inserts under `transactions`. The constructor does no I/O and never throws; every call answers
  * with a promise, failures as {@link HostedDbError}.
- * @see spec/interface.md "Hosted-database schema"
+ * @see create-auth docs/api.md#hosted-database-schema
  */
 export class HostedDbClient {
 	readonly db: { readonly [K in TableName]: Table<K> };

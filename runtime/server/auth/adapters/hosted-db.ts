@@ -78,7 +78,7 @@ const PAGE = 200;
  * (`createAuthenticator`, `getAuthenticator`, `listAuthenticatorsByUserId`,
  * `updateAuthenticatorCounter`) are absent, and a flow that needs them fails as the spec's
  * "Errors" table says for a missing adapter method.
- * @see spec/interface.md "Adapter methods", "Hosted-database schema", "States and transitions" rules 3-4
+ * @see create-auth docs/api.md#adapter-methods, #hosted-database-schema
  */
 export function HostedDbAdapter(client: HostedDbClient): HostedDbAdapterMethods {
 	const { db } = client;

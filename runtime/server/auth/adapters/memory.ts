@@ -19,7 +19,7 @@ const key = (...parts: string[]) => JSON.stringify(parts);
  * of the spec's contract, the same rules as the SQL adapters (unique emails and accounts,
  * deleting a user deletes its accounts, sessions and authenticators; a verification token is
  * returned once), and nothing survives a restart. Records are copied in and out.
- * @see spec/interface.md "Adapter methods"
+ * @see create-auth docs/api.md#adapter-methods
  */
 export function MemoryAdapter(): Required<Adapter> {
 	const users = new Map<string, AdapterUser>();

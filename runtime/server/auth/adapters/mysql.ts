@@ -19,7 +19,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * every method of the spec's contract (see {@link sqlAdapter}). The tables come from
  * `migrations/mysql/*.sql`, which `create-auth migrate` applies. A server that is down fails
  * each call (a rejected promise); the pool reconnects by itself once it is back.
- * @see spec/interface.md "Adapter methods"
+ * @see create-auth docs/api.md#adapter-methods
  */
 export function MySQLAdapter(options: MySQLAdapterOptions): Required<Adapter> {
 	let pool: mysql.Pool | undefined;

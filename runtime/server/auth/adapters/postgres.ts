@@ -33,7 +33,7 @@ const isUnknownStatement = (err: unknown) => (err as { code?: string }).code ===
  * `create-auth migrate` applies. A database that is down fails each call (a rejected promise)
  * within {@link CONNECTION_TIMEOUT_MS}; the pool reconnects by itself once it is back. The
  * pool's idle connections do not keep the process alive, so a server stops at once (SIGTERM).
- * @see spec/interface.md "Adapter methods"
+ * @see create-auth docs/api.md#adapter-methods
  */
 export function PostgresAdapter(options: PostgresAdapterOptions): Required<Adapter> {
 	let pool: pg.Pool | undefined;

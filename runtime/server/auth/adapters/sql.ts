@@ -122,7 +122,7 @@ const toAuthenticator = (row: Row): AdapterAuthenticator => ({
  * on any database and without transactions. The schema (tables {@link TABLES}, foreign keys
  * with ON DELETE CASCADE from accounts, sessions and authenticators to users) comes from the
  * dialect's migrations.
- * @see spec/interface.md "Adapter methods", "States and transitions" rule 3
+ * @see create-auth docs/api.md#adapter-methods
  */
 export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 	const texts = new Map<string, string>();

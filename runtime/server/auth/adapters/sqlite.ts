@@ -107,7 +107,7 @@ function migrate(db: Database.Database): void {
  * method call, so importing this module at build time touches nothing. better-sqlite3 is
  * synchronous; its results and errors come back as settled promises, as the contract says.
  * Prepared statements are cached per SQL text. Dates are stored as epoch milliseconds.
- * @see spec/interface.md "Adapter methods"
+ * @see create-auth docs/api.md#adapter-methods
  */
 export function SQLiteAdapter(options: SQLiteAdapterOptions): Required<Adapter> {
 	let db: Database.Database | undefined;

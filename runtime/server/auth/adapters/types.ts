@@ -2,7 +2,7 @@
 /**
  * The adapter contract: every method is optional; the runtime calls only what a flow needs.
  * Dates are `Date` objects; `expires_at` is epoch seconds.
- * @see spec/interface.md "Adapter records" and "Adapter methods"
+ * @see create-auth docs/api.md#adapters
  */
 
 /** Awaitable value: T or a promise of T. */

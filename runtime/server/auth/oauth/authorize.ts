@@ -40,7 +40,7 @@ export function redirectUriOf(url: URL, config: ResolvedConfig, provider: OAuthC
  * deployment's origin, sealed (see {@link proxyState}); the flow cookie keeps both.
  * @throws {UntrustedHost} no trusted origin for the redirect URI.
  * @throws whatever discovery throws (network, invalid metadata) and TypeError for a misconfigured provider.
- * @see RFC 6749 §4.1.1, RFC 7636 §4.1–4.3, OpenID Connect Core 1.0 §3.1.2.1; spec/interface.md "OAuth2Config" (`checks`)
+ * @see RFC 6749 §4.1.1, RFC 7636 §4.1–4.3, OpenID Connect Core 1.0 §3.1.2.1; create-auth docs/api.md#oauth-2-and-openid-connect (`checks`)
  */
 export async function authorizationUrl(
 	event: RequestEvent,

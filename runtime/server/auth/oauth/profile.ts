@@ -8,7 +8,7 @@ const nonEmpty = (value: unknown) => (typeof value === 'string' && value !== '' 
 /**
  * The default `profile()`: `id` from `sub` (OpenID) or `id`, `name` from `name`, `nickname` or
  * `preferred_username`, `email`, and `image` from `picture`.
- * @see spec/interface.md "OAuth2Config" (`profile`)
+ * @see create-auth docs/api.md#oauth-2-and-openid-connect (`profile`)
  */
 export function defaultProfile(profile: Profile): User {
 	const id = profile.sub ?? profile.id;
@@ -37,7 +37,7 @@ export function defaultAccount(tokens: TokenSet): AccountTokens {
  * The token set as the account sees it: `token_type` lowercased, and `expires_at` = now +
  * `expires_in` in epoch seconds (floored) unless the provider sent `expires_at` itself.
  * @param now  epoch milliseconds
- * @see spec/interface.md "Account"
+ * @see create-auth docs/api.md#account
  */
 export function normalizeTokens(tokens: TokenSet, now: number): TokenSet {
 	const normalized: Record<string, unknown> = { ...tokens };

@@ -32,7 +32,7 @@ const isHttp = (url: URL) => url.protocol === 'https:' || url.protocol === 'http
  * when neither is set, and for OAuth 1.0a providers, whose callback has no `state` to carry the
  * origin (they keep this deployment's own callback).
  * @throws {TypeError} the URL is not an absolute http(s) URL.
- * @see spec/interface.md "OAuth2Config" (`checks`, `redirectProxyUrl`)
+ * @see create-auth docs/api.md#redirect-proxy
  */
 export function proxyUrlOf(config: ResolvedConfig, provider: OAuthConfig): string | undefined {
 	const configured = provider.redirectProxyUrl || config.redirectProxyUrl;

@@ -40,7 +40,7 @@ export async function refreshTokenGrant(provider: OAuthConfig, refreshToken: str
  * - a failed refresh is logged through `onError` and sets `error: 'RefreshTokenError'`; the
  *   token is still returned (the session stays; the app decides what to do).
  * @throws {TypeError} the token has expired and has no `refresh_token`.
- * @see spec/interface.md "Recommended identity-provider configuration", rules 2–6
+ * @see create-auth docs/api.md#token-refresh
  */
 export async function refreshAccessToken<T extends JWT & TokenFields>(
 	provider: OAuthConfig,

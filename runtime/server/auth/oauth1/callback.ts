@@ -33,7 +33,7 @@ export async function tokenCredentialsRequest(provider: OAuth1Config, temporary:
 /**
  * The default `account()` of an OAuth 1.0a provider: the token credentials, `oauth_token` and
  * `oauth_token_secret`, in place of OAuth 2's `access_token` and `refresh_token`.
- * @see spec/interface.md "Authentication" rule 11
+ * @see create-auth docs/api.md#oauth-10a, #social
  */
 export function tokenCredentialsAccount(tokens: TokenSet): AccountTokens {
 	return { oauth_token: tokens.oauth_token as string, oauth_token_secret: tokens.oauth_token_secret as string };

@@ -9,7 +9,7 @@ export type CredentialsOptions<C extends string> = Omit<CredentialsConfig<C>, 't
  * The `credentials` provider: sign-in with fields checked by your `authorize()`.
  * Defaults: `id` `credentials`, `name` `Credentials`. Always uses the session strategy of
  * the config; the user returned by `authorize()` is what the session holds.
- * @see spec/interface.md "Authentication" rule 7
+ * @see create-auth docs/api.md#credentials
  */
 export default function Credentials<C extends string = string>(options: CredentialsOptions<C>): CredentialsConfig<C> {
 	return { id: 'credentials', name: 'Credentials', ...options, type: 'credentials' };

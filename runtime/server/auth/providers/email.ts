@@ -24,7 +24,7 @@ export interface EmailOptions {
  * The `email` provider: sign-in with a one-time link sent to the user's address ("magic
  * link"), over SMTP with nodemailer. The flow (token, limits, the link's page) is the
  * runtime's (`email.ts`); this module only sends.
- * @see spec/interface.md "Authentication" rule 8
+ * @see create-auth docs/api.md#email
  */
 export default function Email(options: EmailOptions = {}): EmailConfig {
 	const { server, from, maxAge = 24 * 60 * 60, sendVerificationRequest, ...names } = options;

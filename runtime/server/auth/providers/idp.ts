@@ -4,7 +4,7 @@ import type { OAuthUserConfig, OIDCConfig } from './types.js';
 
 /**
  * The claims the identity provider puts in its ID token and userinfo answer.
- * @see spec/interface.md "Identity-provider profile"
+ * @see create-auth docs/api.md#idp
  */
 export interface IdentityProviderProfile {
 	at_hash: string;
@@ -46,7 +46,7 @@ export type IdpOptions<P extends IdentityProviderProfile> = OAuthUserConfig<P> &
  * removes it. A 401 answer is returned unchanged (there the header is meaningful); any other is
  * rebuilt with the same body, status, status text and headers, less `www-authenticate` (header
  * names are case-insensitive).
- * @see spec/interface.md "Recommended identity-provider configuration" (`token.conform`)
+ * @see create-auth docs/api.md#idp (`token.conform`)
  */
 export function withoutWwwAuthenticate(response: Response): Response {
 	if (response.status === 401 || !response.headers.has('www-authenticate')) return response;
@@ -60,7 +60,7 @@ export function withoutWwwAuthenticate(response: Response): Response {
  * code flow with PKCE, `state` and `nonce`, ID tokens signed with RS256 only, scope
  * `openid offline_access email profile` (a refresh token) and the `tenantId` parameter.
  * The callback URL to register is `<origin>/auth/callback/idp`.
- * @see spec/interface.md "Provider factory functions", "Authentication" rule 10
+ * @see create-auth docs/api.md#idp
  */
 export default function Idp<P extends IdentityProviderProfile>(options: IdpOptions<P>): OIDCConfig<P> {
 	const issuer = options.issuer?.replace(/\/+$/, '');

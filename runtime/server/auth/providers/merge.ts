@@ -18,7 +18,7 @@ function mergeEndpoint<E extends EndpointConfig>(base: string | E | undefined, u
  * A built-in provider's config with the user's `options` merged over it: plain fields
  * replaced, `authorization` / `token` / `userinfo` merged field by field (their `params` key by
  * key), `client` and `style` merged; `options` keeps what the user passed.
- * @see spec/interface.md "OAuth2Config" (`options`)
+ * @see create-auth docs/api.md#built-in-providers (`options`)
  */
 export function withOptions<P extends Profile, C extends OAuthConfig<P>>(builtIn: C, options: OAuthUserConfig<P>): C {
 	return {

@@ -21,7 +21,7 @@ export interface PasskeyOptions {
  * passkey, sign-in with a passkey (button or autofill), and more passkeys added by a signed-in
  * user. Needs an adapter with the authenticator methods. The ceremonies (challenge, checks,
  * storage) are the runtime's (`webauthn.ts`, over `@simplewebauthn/server`).
- * @see spec/interface.md "Provider configuration", "Adapter methods" (authenticators)
+ * @see create-auth docs/api.md#passkey, #adapter-methods (authenticators)
  */
 export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
 	const { relyingParty = {}, timeout = 60_000, enableConditionalUI = true, ...names } = options;

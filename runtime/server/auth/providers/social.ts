@@ -10,7 +10,7 @@ import { customFetch, type EndpointConfig, type OAuth2Config, type OAuthUserConf
  * come only when asked for in the `user.fields` parameter of `userinfo.params`; the pinned
  * post lands in `includes.tweets` with `expansions: 'pinned_tweet_id'`. `email` never comes
  * over OAuth 2; over OAuth 1.0a it comes when the app has the email permission.
- * @see spec/interface.md "Social-network profile"
+ * @see create-auth docs/api.md#social
  */
 export interface SocialProfile extends Profile {
 	data: {
@@ -93,7 +93,7 @@ const common = {
  * holds `oauth_token` / `oauth_token_secret` instead of `access_token` / `refresh_token`, and
  * `clientId` / `clientSecret` are the app's API key and secret. Either way the callback URL to
  * register is `<origin>/auth/callback/social`.
- * @see spec/interface.md "Provider factory functions", "Authentication" rule 11
+ * @see create-auth docs/api.md#social
  */
 export default function Social<P extends SocialProfile = SocialProfile>(options: SocialOptions<P>): SocialConfig<P> {
 	if (options.version === '1.0a') {

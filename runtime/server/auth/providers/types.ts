@@ -51,7 +51,7 @@ export interface VerificationRequestParams {
 /**
  * A provider that signs users in with a one-time link sent to their email address ("magic
  * link"). Build one with `Email()` (`providers/email.ts`, nodemailer over SMTP).
- * @see spec/interface.md "Authentication" rule 8
+ * @see create-auth docs/api.md#email
  */
 export interface EmailConfig extends CommonProviderOptions {
 	type: 'email';
@@ -64,7 +64,7 @@ export interface EmailConfig extends CommonProviderOptions {
 /**
  * User info from an OAuth provider: the OpenID Connect standard claims (all optional), plus
  * whatever else the provider sends.
- * @see spec/interface.md "Profile"; OpenID Connect Core 1.0 §5.1
+ * @see create-auth docs/api.md#profile; OpenID Connect Core 1.0 §5.1
  */
 export interface Profile {
 	id?: string | null;
@@ -171,7 +171,7 @@ export const conformInternal: unique symbol = Symbol.for('create-auth.conformInt
 /**
  * An OAuth 2 provider (`type: 'oauth'`). Endpoints come from `wellKnown` / `issuer` discovery
  * (RFC 8414, OpenID Connect Discovery) or are given one by one.
- * @see spec/interface.md "OAuth2Config"; RFC 6749; RFC 7636
+ * @see create-auth docs/api.md#oauth-2-and-openid-connect; RFC 6749; RFC 7636
  */
 export interface OAuth2Config<P extends Profile = Profile> extends CommonProviderOptions {
 	type: 'oauth' | 'oidc';
@@ -220,7 +220,7 @@ export interface OAuth2Config<P extends Profile = Profile> extends CommonProvide
 /**
  * An OpenID Connect provider (`type: 'oidc'`): the ID token is validated (signature against the
  * provider's JWKS, `iss`, `aud`, `exp`, `nonce`) and is the profile, unless `idToken: false`.
- * @see spec/interface.md "OIDCConfig"; OpenID Connect Core 1.0 §3.1.3.7
+ * @see create-auth docs/api.md#oauth-2-and-openid-connect (`idToken`); OpenID Connect Core 1.0 §3.1.3.7
  */
 export interface OIDCConfig<P extends Profile = Profile> extends OAuth2Config<P> {
 	type: 'oidc';
@@ -252,7 +252,7 @@ export interface RelyingParty {
  * A provider that signs users in with a passkey (WebAuthn): a key pair made on the user's
  * device, the public key kept through the adapter's authenticator methods. Build one with
  * `Passkey()` (`providers/passkey.ts`); the ceremonies are the runtime's (`webauthn.ts`).
- * @see spec/interface.md "Provider configuration" (the WebAuthn provider type), "AdapterAuthenticator"
+ * @see create-auth docs/api.md#passkey, #adapter-records (`AdapterAuthenticator`)
  */
 export interface WebAuthnConfig extends CommonProviderOptions {
 	type: 'webauthn';
@@ -302,7 +302,7 @@ export function isOAuthProvider(provider: ProviderConfig): provider is OAuthConf
 /**
  * True when `value` parses into a date: a Date that is valid, or a string or number that
  * `new Date()` accepts.
- * @see spec/interface.md "Provider factory functions"
+ * @see create-auth docs/api.md#built-in-providers (`isDate`)
  */
 export function isDate(value: unknown): value is Date | string | number {
 	if (value instanceof Date) return !Number.isNaN(value.getTime());
