@@ -1,7 +1,5 @@
-import type { DrizzleDialect } from './drizzle.js';
-import type { AuthEnvVar } from './env-vars.js';
+import type { DrizzleDialect, DrizzleSetup } from './drizzle.js';
 import type { SqlDialectId } from './migrate.js';
-import type { Project } from './project.js';
 
 /** Adapter ids, in the order the prompt offers them; `sqlite` is the embedded default. */
 export const ADAPTER_IDS = ['sqlite', 'postgres', 'mysql', 'drizzle', 'hosted-db', 'memory'] as const;
@@ -52,8 +50,19 @@ export interface AdapterScaffold {
 /** The variable of a database server's connection URL (`--database-url` fills it). */
 export const DATABASE_URL = 'DATABASE_URL';
 
-/** A variable an adapter's declaration reads; a first run always writes it (empty: for the user to fill in). */
-export type AdapterEnvVar = AuthEnvVar & { value: string };
+/**
+ * A variable an adapter's declaration reads; a first run always writes it (empty: for the user
+ * to fill in). An `AuthEnvVar` of `env-vars.ts`, which lists it with the others.
+ */
+export interface AdapterEnvVar {
+	key: string;
+	/** One sentence: the comment in `.env` / `.env.example`, the `description` in `src/env.ts`. */
+	description: string;
+	/** What a first run writes to `.env`. */
+	value: string;
+	/** What `.env.example` shows; never a secret. */
+	example: string;
+}
 
 export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
@@ -173,8 +182,8 @@ export function buildsFor(adapter: AdapterScaffold, dependencies: readonly strin
 	return adapter.drizzle ? NATIVE_DRIVERS.filter((name) => dependencies.includes(name)) : adapter.builds;
 }
 
-/** The adapters that fit the app, in prompt order: all but Drizzle, which needs the app's own. */
-export function adaptersFor(project: Pick<Project, 'drizzle'>): AdapterScaffold[] {
+/** The adapters that fit the app (`Project.drizzle`), in prompt order: all but Drizzle, which needs the app's own. */
+export function adaptersFor(project: { drizzle?: DrizzleSetup }): AdapterScaffold[] {
 	return ADAPTERS.filter((adapter) => !adapter.drizzle || project.drizzle);
 }
 

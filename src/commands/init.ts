@@ -5,7 +5,8 @@ import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
 import { authjsConfigAtOurPath, existingAuthNotice } from '../existing-auth.js';
 import { findProvider, PROVIDERS } from '../providers/index.js';
-import { installStep, loadApp, providerSteps, shownBase, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
+import { loadApp, type LoadedApp } from './app.js';
+import { installStep, providerSteps, shownBase, writeApp, type WriteOptions } from './pipeline.js';
 import { addProvider, removeProvider } from './provider.js';
 import { regenerate } from './regenerate.js';
 

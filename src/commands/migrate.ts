@@ -5,9 +5,8 @@ import { readEnvSources } from '../doctor/gather.js';
 import { pushAuthTables } from '../drizzle-push.js';
 import { CliError } from '../errors.js';
 import { connectDatabase, readMigrations, redactUrl, runMigrations } from '../migrate.js';
-import { noManifest } from './regenerate.js';
 import type { Project } from '../project.js';
-import { loadApp, type LoadedApp } from './pipeline.js';
+import { loadApp, noManifest, type LoadedApp } from './app.js';
 
 /** Options of `create-auth migrate`. */
 export interface MigrateOptions {

@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import * as prompts from '@clack/prompts';
 import { findAdapter } from '../adapters.js';
 import type { Answers } from '../answers.js';
-import { applyOperations, recoverInterruptedRun } from '../apply.js';
+import { applyOperations } from '../apply.js';
 import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
 import { loadFormatter, type Formatter } from '../format.js';
 import { installDependencies } from '../install.js';
 import { missingNode } from '../kit.js';
-import { parseManifest, MANIFEST_PATH, type Manifest } from '../manifest.js';
+import { MANIFEST_PATH } from '../manifest.js';
 import { planInit, type FileOperation, type Plan } from '../plan.js';
 import { findProvider } from '../providers/index.js';
-import { detectProject, type Project } from '../project.js';
+import type { Project } from '../project.js';
+import type { LoadedApp } from './app.js';
+import { migrateAfterWrite } from './migrate.js';
 
 /** Options every command that writes the app shares. */
 export interface WriteOptions {
@@ -22,26 +24,6 @@ export interface WriteOptions {
 	dryRun?: boolean;
 	/** `--database-url`: DATABASE_URL for `.env`, when it has none. */
 	databaseUrl?: string;
-}
-
-/** The app, read once a previous interrupted run (if any) has been undone. */
-export interface LoadedApp {
-	project: Project;
-	/** The manifest, when create-auth has set the app up before. */
-	manifest: Manifest | undefined;
-}
-
-/**
- * Undoes an interrupted run (saying so), then reads the app.
- *
- * @throws {CliError} `E_NOT_SVELTEKIT` from {@link detectProject}
- */
-export async function loadApp(cwd: string | undefined): Promise<LoadedApp> {
-	const root = cwd ?? process.cwd();
-	const restored = await recoverInterruptedRun(root);
-	if (restored > 0) prompts.log.warn(`An earlier create-auth run was interrupted; it was undone (${restored} files restored).`);
-	const project = await detectProject(root, process.env.npm_config_user_agent);
-	return { project, manifest: parseManifest(project.files[MANIFEST_PATH]) };
 }
 
 /** What {@link writeApp} did, for the command's closing lines. */
@@ -150,7 +132,7 @@ export async function writeApp(
 				operation.content !== undefined &&
 				(/\/server\/auth\/adapters\/migrations\//.test(operation.path) || (findAdapter(answers.adapter)?.drizzle && operation.path === project.drizzle?.schema))
 		);
-		if (migrations && !neededNode && (installNow || !dependenciesChanged)) await (await import('./migrate.js')).migrateAfterWrite(project.root);
+		if (migrations && !neededNode && (installNow || !dependenciesChanged)) await migrateAfterWrite(project.root);
 		return { plan, neededNode, installLeft: dependenciesChanged && !installNow, exitCode };
 	} finally {
 		process.off('SIGINT', cancel);

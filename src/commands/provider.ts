@@ -2,8 +2,8 @@ import * as prompts from '@clack/prompts';
 import { validateAnswers } from '../answers.js';
 import { CliError } from '../errors.js';
 import { PROVIDERS } from '../providers/index.js';
-import { installStep, loadApp, providerSteps, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
-import { noManifest } from './regenerate.js';
+import { loadApp, noManifest, type LoadedApp } from './app.js';
+import { installStep, providerSteps, writeApp, type WriteOptions } from './pipeline.js';
 
 /** Options of `create-auth add-provider <id>` and `remove-provider <id>`. */
 export interface ProviderOptions extends WriteOptions {

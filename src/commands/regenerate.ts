@@ -1,7 +1,7 @@
 import * as prompts from '@clack/prompts';
 import { validateAnswers, type Answers } from '../answers.js';
-import { CliError } from '../errors.js';
-import { installStep, loadApp, writeApp, type LoadedApp, type WriteOptions } from './pipeline.js';
+import { loadApp, noManifest, type LoadedApp } from './app.js';
+import { installStep, writeApp, type WriteOptions } from './pipeline.js';
 
 /** Options of `create-auth regenerate`. */
 export interface RegenerateOptions extends WriteOptions {
@@ -40,13 +40,4 @@ export async function regenerate(options: RegenerateOptions): Promise<number> {
 		prompts.log.info('ioredis in package.json and REDIS_URL in .env were left in place; remove them when nothing else uses them.');
 	}
 	return outcome.exitCode;
-}
-
-/** The error of a command that needs an app create-auth has set up. */
-export function noManifest(): CliError {
-	return new CliError(
-		'E_NO_MANIFEST',
-		'create-auth has not set up this app yet (there is no .create-auth/manifest.json).',
-		'Run npx create-auth first.'
-	);
 }

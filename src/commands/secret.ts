@@ -6,7 +6,7 @@ import { applyOperations } from '../apply.js';
 import { setEnvValues } from '../edits/env.js';
 import { authEnvVars } from '../env-vars.js';
 import { CliError } from '../errors.js';
-import { loadApp } from './pipeline.js';
+import { loadApp } from './app.js';
 
 /** Options of `create-auth secret`, as commander parses them. */
 export interface SecretOptions {

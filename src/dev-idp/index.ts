@@ -7,8 +7,8 @@ export {
 	HOST,
 	startDevIdp,
 	type DevIdp,
-	type DevIdpClient,
-	type DevIdpOptions,
-	type DevIdpUser
+	type DevIdpOptions
 } from './server.js';
+export type { DevIdpUser } from './interaction.js';
+export type { DevIdpClient } from './provider.js';
 export { signInAtDevIdp, type SignInCredentials, type SignInResult } from './login.js';

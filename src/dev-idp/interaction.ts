@@ -1,13 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, type Provider } from 'oidc-provider';
 import { errorPage, loginPage } from './pages.js';
-import type { DevIdpUser } from './server.js';
 
 /** Interaction URLs are `/interaction/<uid>`; everything else is oidc-provider's. */
 export const INTERACTION_PATH = '/interaction/';
 
 /** Largest login form body read, in bytes: two short fields. */
 const MAX_BODY = 16 * 1024;
+
+/**
+ * The test user's claims (OIDC Core §5.1), released by scope: `email` gives `email` and
+ * `email_verified`; `profile` gives the names and `picture`.
+ */
+export interface DevIdpUser {
+	sub: string;
+	email: string;
+	email_verified?: boolean;
+	name?: string;
+	given_name?: string;
+	family_name?: string;
+	preferred_username?: string;
+	picture?: string;
+}
 
 /** The one account the dev IdP signs in. */
 export interface TestAccount {

@@ -3,7 +3,15 @@ import Provider, { type Grant, type JWKS, type KoaContextWithOIDC } from 'oidc-p
 import { INTERACTION_PATH, type TestAccount } from './interaction.js';
 import { createMemoryAdapter } from './memory-adapter.js';
 import { errorPage } from './pages.js';
-import type { DevIdpClient } from './server.js';
+
+/** A confidential web client registered at the dev IdP. */
+export interface DevIdpClient {
+	clientId: string;
+	/** Sent with `client_secret_basic` or `client_secret_post`; both are accepted. */
+	clientSecret: string;
+	/** Exact `redirect_uri` values allowed in authorization requests. */
+	redirectUris: string[];
+}
 
 /** {@link createProvider}'s input: `startDevIdp`'s options with the defaults applied. */
 export interface ProviderSettings extends TestAccount {

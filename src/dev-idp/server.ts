@@ -4,33 +4,9 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import type { JWKS } from 'oidc-provider';
-import { handleInteraction, INTERACTION_PATH } from './interaction.js';
+import { handleInteraction, INTERACTION_PATH, type DevIdpUser } from './interaction.js';
 import { errorPage } from './pages.js';
-import { createProvider, type ProviderSettings } from './provider.js';
-
-/** A confidential web client registered at the dev IdP. */
-export interface DevIdpClient {
-	clientId: string;
-	/** Sent with `client_secret_basic` or `client_secret_post`; both are accepted. */
-	clientSecret: string;
-	/** Exact `redirect_uri` values allowed in authorization requests. */
-	redirectUris: string[];
-}
-
-/**
- * The test user's claims (OIDC Core §5.1), released by scope: `email` gives `email` and
- * `email_verified`; `profile` gives the names and `picture`.
- */
-export interface DevIdpUser {
-	sub: string;
-	email: string;
-	email_verified?: boolean;
-	name?: string;
-	given_name?: string;
-	family_name?: string;
-	preferred_username?: string;
-	picture?: string;
-}
+import { createProvider, type DevIdpClient, type ProviderSettings } from './provider.js';
 
 /** Options of {@link startDevIdp}; every one has a default. */
 export interface DevIdpOptions {

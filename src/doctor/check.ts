@@ -1,8 +1,3 @@
-import type { ExistingAuth } from '../existing-auth.js';
-import type { Manifest } from '../manifest.js';
-import type { PackageManager } from '../workspace.js';
-import type { AdapterFacts } from './adapter.js';
-
 /** `ok`: nothing to do; `warn`: works, but something will fail or surprise; `error`: broken. */
 export type CheckStatus = 'ok' | 'warn' | 'error';
 
@@ -29,45 +24,6 @@ export interface EnvSources {
 	process: Record<string, string | undefined>;
 	envLocal: Record<string, string>;
 	env: Record<string, string>;
-}
-
-/**
- * Everything the checks look at, read once by `gatherDoctorInput`; every check is a pure
- * function of (a part of) it.
- */
-export interface DoctorInput {
-	/** The manifest; undefined when absent or unreadable (see `manifestDamaged`). */
-	manifest: Manifest | undefined;
-	/** `.create-auth/manifest.json` exists but is not a manifest. */
-	manifestDamaged: boolean;
-	/** create-auth's own version (the one running doctor). */
-	toolVersion: string;
-	/** The app's lib folder, app-relative (`src/lib`). */
-	libDir: string;
-	/** The app's `paths.base` (`Project.base`): `''` for none, `null` when only its build knows it. Absent: none. */
-	base?: string | null;
-	/**
-	 * The app declares its environment variables in `src/env.(ts|js)`: SvelteKit 3, SvelteKit 2
-	 * with `explicitEnvironmentVariables`, or an app that already has such a file.
-	 */
-	explicitEnv: boolean;
-	/** Names of the app's dependencies and devDependencies, with their ranges. */
-	dependencies: Record<string, string>;
-	/**
-	 * App files the checks read, by app-relative POSIX path (`undefined`: absent): the vendored
-	 * runtime, `src/auth.(ts|js)`, `src/env.(ts|js)`, and the manifest's conflict files.
-	 */
-	files: Record<string, string | undefined>;
-	env: EnvSources;
-	/** What the answers' adapter needs on this machine; undefined without a manifest. */
-	adapter: AdapterFacts | undefined;
-	/**
-	 * How the app installs (`Project.packageManager`, `Project.installRoot`; `root` and
-	 * `installRoot` absolute, equal outside a workspace) and the lock files in the app's own folder.
-	 */
-	install: { manager: PackageManager; root: string; installRoot: string; lockFiles: string[] };
-	/** Auth the app has besides create-auth's (`Project.existingAuth`); absent: none looked for. */
-	existingAuth?: ExistingAuth;
 }
 
 /** Where a variable's effective value was found. */

@@ -3,11 +3,48 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'dotenv';
 import { loadToolPackage } from '../assets.js';
-import { MANIFEST_PATH, parseManifest } from '../manifest.js';
+import type { ExistingAuth } from '../existing-auth.js';
+import { MANIFEST_PATH, parseManifest, type Manifest } from '../manifest.js';
 import { detectProject, type Project } from '../project.js';
-import { probeAdapter } from './adapter.js';
-import type { DoctorInput, EnvSources } from './check.js';
-import { LOCK_FILES } from './install.js';
+import { probeAdapter, type AdapterFacts } from './adapter.js';
+import type { EnvSources } from './check.js';
+import { LOCK_FILES, type InstallFacts } from './install.js';
+
+/**
+ * Everything the checks look at, read once by `gatherDoctorInput`; every check is a pure
+ * function of (a part of) it.
+ */
+export interface DoctorInput {
+	/** The manifest; undefined when absent or unreadable (see `manifestDamaged`). */
+	manifest: Manifest | undefined;
+	/** `.create-auth/manifest.json` exists but is not a manifest. */
+	manifestDamaged: boolean;
+	/** create-auth's own version (the one running doctor). */
+	toolVersion: string;
+	/** The app's lib folder, app-relative (`src/lib`). */
+	libDir: string;
+	/** The app's `paths.base` (`Project.base`): `''` for none, `null` when only its build knows it. Absent: none. */
+	base?: string | null;
+	/**
+	 * The app declares its environment variables in `src/env.(ts|js)`: SvelteKit 3, SvelteKit 2
+	 * with `explicitEnvironmentVariables`, or an app that already has such a file.
+	 */
+	explicitEnv: boolean;
+	/** Names of the app's dependencies and devDependencies, with their ranges. */
+	dependencies: Record<string, string>;
+	/**
+	 * App files the checks read, by app-relative POSIX path (`undefined`: absent): the vendored
+	 * runtime, `src/auth.(ts|js)`, `src/env.(ts|js)`, and the manifest's conflict files.
+	 */
+	files: Record<string, string | undefined>;
+	env: EnvSources;
+	/** What the answers' adapter needs on this machine; undefined without a manifest. */
+	adapter: AdapterFacts | undefined;
+	/** How the app installs, and the lock files in its own folder. */
+	install: InstallFacts;
+	/** Auth the app has besides create-auth's (`Project.existingAuth`); absent: none looked for. */
+	existingAuth?: ExistingAuth;
+}
 
 /**
  * Reads everything doctor's checks look at, once: the project (as `detectProject` does), the

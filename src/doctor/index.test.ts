@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { envSources, type DoctorInput } from './check.js';
+import { envSources } from './check.js';
+import type { DoctorInput } from './gather.js';
 import { runChecks } from './index.js';
 
 const input = (extra: Partial<DoctorInput> = {}): DoctorInput => ({

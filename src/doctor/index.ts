@@ -1,5 +1,6 @@
 import { adapterChecks } from './adapter.js';
-import type { Check, DoctorInput } from './check.js';
+import type { Check } from './check.js';
+import type { DoctorInput } from './gather.js';
 import { declaredEnvChecks, missingEnvChecks } from './env.js';
 import { existingAuthChecks } from './existing-auth.js';
 import { installChecks } from './install.js';
@@ -30,5 +31,5 @@ export function runChecks(input: DoctorInput): Check[] {
 }
 
 export type { AdapterFacts, AdapterProbe } from './adapter.js';
-export { lookupEnv, type Check, type CheckStatus, type DoctorInput, type EnvSources } from './check.js';
-export { gatherDoctorInput } from './gather.js';
+export { lookupEnv, type Check, type CheckStatus, type EnvSources } from './check.js';
+export { gatherDoctorInput, type DoctorInput } from './gather.js';

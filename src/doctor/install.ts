@@ -1,8 +1,20 @@
 import path from 'node:path';
-import type { Check, DoctorInput } from './check.js';
+import type { PackageManager } from '../workspace.js';
+import type { Check } from './check.js';
 
 /** Lock files of every package manager create-auth installs with (and npm's shrinkwrap). */
 export const LOCK_FILES = ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock', 'bun.lockb'] as const;
+
+/**
+ * How the app installs (`Project.packageManager`, `Project.installRoot`; `root` and
+ * `installRoot` absolute, equal outside a workspace) and the lock files in the app's own folder.
+ */
+export interface InstallFacts {
+	manager: PackageManager;
+	root: string;
+	installRoot: string;
+	lockFiles: string[];
+}
 
 /**
  * `lock-file`: in an app that is a package of a workspace, error when the app's own folder has
@@ -14,7 +26,7 @@ export const LOCK_FILES = ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-loc
  *
  * @see README.md, "Quick start": dependencies are installed at the workspace root
  */
-export function installChecks(input: Pick<DoctorInput, 'install'>): Check[] {
+export function installChecks(input: { install: InstallFacts }): Check[] {
 	const { manager, root, installRoot, lockFiles } = input.install;
 	if (installRoot === root) {
 		return [{ id: 'lock-file', status: 'ok', message: `The app installs on its own, with ${manager}.` }];

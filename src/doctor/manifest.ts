@@ -1,5 +1,6 @@
 import { MANIFEST_PATH, type Manifest } from '../manifest.js';
-import type { Check, DoctorInput } from './check.js';
+import type { Check } from './check.js';
+import type { DoctorInput } from './gather.js';
 
 /** A conflict marker `regenerate` writes at the start of a line. */
 const CONFLICT_MARKER = /^<{7}(?: |$)/m;
