@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { redirect, type Action, type RequestEvent } from '@sveltejs/kit';
-import type { Account, GetConfig, ResolvedConfig } from './config.js';
+import { isEmailProvider, isOAuthProvider, isWebAuthnProvider, type Account, type GetConfig, type ResolvedConfig } from './config.js';
 import { sendSignInLink } from './email.js';
 import { normalizeEmail } from './email-address.js';
 import { requireVerifiedEmail } from './email-verification.js';
@@ -17,7 +17,7 @@ import { authorizationUrl } from './oauth/authorize.js';
 import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
 import { isOAuth1Provider } from './oauth1/types.js';
 import { PASSWORD_PROVIDER } from './passwords.js';
-import { isEmailProvider, isOAuthProvider, isWebAuthnProvider, type CredentialsConfig, type OAuthConfig } from './providers/types.js';
+import type { CredentialsConfig, OAuthConfig } from './providers/types.js';
 import { countAttempt, type RateLimits } from './rate-limit.js';
 import { seeOther } from './see-other.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';

@@ -3,12 +3,21 @@ import type { RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
 import type { AppResolve } from './app-paths.js';
-import { endpointUrl } from './oauth/client.js';
 import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import { logMailer, type Mailer } from './mail.js';
 import { createRateLimits, type RateLimitConfig, type RateLimits } from './rate-limit.js';
 import { sessionCacheFor, type SessionCache } from './session-cache.js';
-import { isEmailProvider, isOAuthProvider, isWebAuthnProvider, type AccountTokens, type OAuthConfig, type Profile, type Provider, type ProviderConfig, type ProviderType } from './providers/types.js';
+import {
+	endpointUrl,
+	type AccountTokens,
+	type CommonProviderOptions,
+	type CredentialsConfig,
+	type EmailConfig,
+	type OAuthConfig,
+	type Profile,
+	type ProviderType,
+	type RelyingParty
+} from './providers/types.js';
 
 /**
  * The decrypted session cookie. `sub` is the user id; `iat` / `exp` are epoch seconds.
@@ -62,6 +71,59 @@ export interface Callbacks {
 /** Where errors go. Messages and causes stay on the server. */
 export interface Logger {
 	error(error: Error): void;
+}
+
+/**
+ * A provider that signs users in with a passkey (WebAuthn): a key pair made on the user's
+ * device, the public key kept through the adapter's authenticator methods. Build one with
+ * `Passkey()` (`providers/passkey.ts`); the ceremonies are the runtime's (`webauthn.ts`).
+ * @see create-auth docs/api.md#passkey, #adapter-records (`AdapterAuthenticator`)
+ */
+export interface WebAuthnConfig extends CommonProviderOptions {
+	type: 'webauthn';
+	relyingParty: RelyingParty;
+	/**
+	 * The ceremonies (`webauthn.ts`), carried by the provider so that only apps with passkeys
+	 * load them and `@simplewebauthn/server`.
+	 */
+	ceremonies: WebAuthnCeremonies;
+	/** Milliseconds the browser gives the user to answer its passkey prompt (the WebAuthn `timeout`). */
+	timeout: number;
+	/** Whether the sign-in page offers the device's passkeys in the email field's autofill (WebAuthn conditional mediation). */
+	enableConditionalUI: boolean;
+}
+
+/**
+ * What `handle` and the `signIn` action call for a passkey provider: `options` answers
+ * `GET <basePath>/webauthn-options/<id>` (JSON), `signIn` checks a posted ceremony response and
+ * returns where the `signIn` callback chose to go, if it did. Declared here with the provider
+ * union, not in `providers/types.ts`: the ceremonies take the resolved config, which holds the
+ * providers, so the two would import each other.
+ */
+export interface WebAuthnCeremonies {
+	options(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig): Promise<Response>;
+	signIn(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig, form: FormData): Promise<string | undefined>;
+}
+
+/** Any provider config. */
+export type ProviderConfig = CredentialsConfig | OAuthConfig | EmailConfig | WebAuthnConfig;
+
+/** A provider, or a function that returns one (resolved once per config). */
+export type Provider = ProviderConfig | (() => ProviderConfig);
+
+/** True for `email` providers. */
+export function isEmailProvider(provider: ProviderConfig): provider is EmailConfig {
+	return provider.type === 'email';
+}
+
+/** True for `webauthn` (passkey) providers. */
+export function isWebAuthnProvider(provider: ProviderConfig): provider is WebAuthnConfig {
+	return provider.type === 'webauthn';
+}
+
+/** True for `oauth` and `oidc` providers. */
+export function isOAuthProvider(provider: ProviderConfig): provider is OAuthConfig {
+	return provider.type === 'oauth' || provider.type === 'oidc';
 }
 
 /** Configuration of {@link SvelteKitAuth}. Durations are in seconds. */

@@ -4,11 +4,11 @@ import { fail, redirect, type Action, type ActionFailure, type RequestEvent } fr
 import type { User } from '../../auth/types.js';
 import type { AdapterUser } from './adapters/types.js';
 import { appBase } from './app-paths.js';
-import type { Account, GetConfig, ResolvedConfig } from './config.js';
+import { isEmailProvider, type Account, type GetConfig, type ResolvedConfig } from './config.js';
 import { isEmail, normalizeEmail } from './email-address.js';
 import { AdapterError, CallbackRouteError, EmailSignInError, Verification } from './errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm } from './form.js';
-import { isEmailProvider, type EmailConfig } from './providers/types.js';
+import type { EmailConfig } from './providers/types.js';
 import { countAttempt } from './rate-limit.js';
 import { appOriginOf } from './redirects.js';
 import { seeOther } from './see-other.js';

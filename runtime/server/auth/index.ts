@@ -2,7 +2,18 @@
 export { SvelteKitAuth } from './kit.js';
 export type { AppEnvironment, AppProvider, Handle, SvelteKitAuthResult } from './kit.js';
 export type { AppResolve } from './app-paths.js';
-export type { Account, Callbacks, JWT, Logger, PasswordOptions, SvelteKitAuthConfig } from './config.js';
+export type {
+	Account,
+	Callbacks,
+	JWT,
+	Logger,
+	PasswordOptions,
+	Provider,
+	ProviderConfig,
+	SvelteKitAuthConfig,
+	WebAuthnCeremonies,
+	WebAuthnConfig
+} from './config.js';
 export type { Session, User } from '../../auth/types.js';
 export type {
 	Adapter,
@@ -27,15 +38,11 @@ export type {
 	OIDCConfig,
 	OIDCUserConfig,
 	Profile,
-	Provider,
-	ProviderConfig,
 	ProviderType,
 	RelyingParty,
 	TokenEndpointConfig,
 	TokenSet,
-	UserinfoEndpointConfig,
-	WebAuthnCeremonies,
-	WebAuthnConfig
+	UserinfoEndpointConfig
 } from './providers/types.js';
 export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './oauth/refresh.js';
 export type { OAuth1Config } from './oauth1/types.js';

@@ -2,13 +2,13 @@
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import { userForAccount } from './accounts.js';
 import { appBase } from './app-paths.js';
-import type { ResolvedConfig } from './config.js';
+import { isOAuthProvider, isWebAuthnProvider, type ProviderConfig, type ResolvedConfig, type WebAuthnConfig } from './config.js';
 import { OAuthCallbackError } from './errors.js';
 import { callbackParams, finishAuthorization, type CallbackResult } from './oauth/callback.js';
 import { forwardedCallbackUrl } from './oauth/proxy.js';
 import { finishOAuth1Authorization } from './oauth1/callback.js';
 import { isOAuth1Provider } from './oauth1/types.js';
-import { isOAuthProvider, isWebAuthnProvider, type OAuthConfig, type ProviderConfig, type WebAuthnConfig } from './providers/types.js';
+import type { OAuthConfig } from './providers/types.js';
 import { seeOther } from './see-other.js';
 import { readSession } from './session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';

@@ -11,13 +11,12 @@ import {
 	type RegistrationResponseJSON
 } from '@simplewebauthn/server';
 import type { AdapterAuthenticator, AdapterUser } from './adapters/types.js';
-import type { Account, ResolvedConfig } from './config.js';
+import type { Account, ResolvedConfig, WebAuthnConfig } from './config.js';
 import { authCookie } from './cookies.js';
 import { isEmail, normalizeEmail } from './email-address.js';
 import { CallbackRouteError, WebAuthnVerificationError } from './errors.js';
 import { clientAddress, formText } from './form.js';
 import { seal, unseal } from './jwt.js';
-import type { WebAuthnConfig } from './providers/types.js';
 import { countAttempt } from './rate-limit.js';
 import { appOriginOf } from './redirects.js';
 import { need, readSession, STORE_UNAVAILABLE, toUser } from './session.js';

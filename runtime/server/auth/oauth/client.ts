@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import * as oauth from 'oauth4webapi';
-import { customFetch, type EndpointConfig, type FetchLike, type OAuthConfig } from '../providers/types.js';
+import { customFetch, endpointUrl, type FetchLike, type OAuthConfig } from '../providers/types.js';
 
 /**
  * Everything oauth4webapi needs to talk to one provider: the authorization server metadata
@@ -17,10 +17,6 @@ export interface ProviderClient {
 /** How long discovered metadata is reused, in milliseconds. */
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const discovered = new Map<string, { at: number; metadata: Promise<oauth.AuthorizationServer> }>();
-
-/** The URL of an endpoint given as a string or as `{ url }`. */
-export const endpointUrl = (endpoint: string | EndpointConfig | undefined) =>
-	typeof endpoint === 'string' ? endpoint : endpoint?.url;
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 

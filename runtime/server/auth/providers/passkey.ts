@@ -1,6 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { passkeySignIn, webauthnOptionsRoute } from '../webauthn.js';
-import type { RelyingParty, WebAuthnConfig } from './types.js';
+import type { WebAuthnConfig } from '../config.js';
+import type { RelyingParty } from './types.js';
 
 /** Options of {@link Passkey}. */
 export interface PasskeyOptions {

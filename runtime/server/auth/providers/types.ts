@@ -1,9 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { RequestEvent } from '@sveltejs/kit';
 import type { TokenEndpointResponse } from 'oauth4webapi';
 import type { User } from '../../../auth/types.js';
 import type { Awaitable, JsonValue } from '../adapters/types.js';
-import type { ResolvedConfig } from '../config.js';
 
 /** The provider types of the spec; `webauthn` is the passkey provider's (`providers/passkey.ts`). */
 export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn';
@@ -134,6 +132,10 @@ export interface EndpointConfig {
 	conform?: (response: Response) => Awaitable<Response | undefined>;
 }
 
+/** The URL of an endpoint given as a string or as `{ url }`. */
+export const endpointUrl = (endpoint: string | EndpointConfig | undefined) =>
+	typeof endpoint === 'string' ? endpoint : endpoint?.url;
+
 /**
  * The token endpoint. `request` replaces the code exchange for providers that do not speak
  * RFC 6749 there; it gets the callback `params` and the `checks` values and returns `{ tokens }`.
@@ -246,57 +248,6 @@ export interface RelyingParty {
 	id?: string;
 	name?: string;
 	origin?: string;
-}
-
-/**
- * A provider that signs users in with a passkey (WebAuthn): a key pair made on the user's
- * device, the public key kept through the adapter's authenticator methods. Build one with
- * `Passkey()` (`providers/passkey.ts`); the ceremonies are the runtime's (`webauthn.ts`).
- * @see create-auth docs/api.md#passkey, #adapter-records (`AdapterAuthenticator`)
- */
-export interface WebAuthnConfig extends CommonProviderOptions {
-	type: 'webauthn';
-	relyingParty: RelyingParty;
-	/**
-	 * The ceremonies (`webauthn.ts`), carried by the provider so that only apps with passkeys
-	 * load them and `@simplewebauthn/server`.
-	 */
-	ceremonies: WebAuthnCeremonies;
-	/** Milliseconds the browser gives the user to answer its passkey prompt (the WebAuthn `timeout`). */
-	timeout: number;
-	/** Whether the sign-in page offers the device's passkeys in the email field's autofill (WebAuthn conditional mediation). */
-	enableConditionalUI: boolean;
-}
-
-/**
- * What `handle` and the `signIn` action call for a passkey provider: `options` answers
- * `GET <basePath>/webauthn-options/<id>` (JSON), `signIn` checks a posted ceremony response and
- * returns where the `signIn` callback chose to go, if it did.
- */
-export interface WebAuthnCeremonies {
-	options(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig): Promise<Response>;
-	signIn(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig, form: FormData): Promise<string | undefined>;
-}
-
-/** Any provider config. */
-export type ProviderConfig = CredentialsConfig | OAuthConfig | EmailConfig | WebAuthnConfig;
-
-/** A provider, or a function that returns one (resolved once per config). */
-export type Provider = ProviderConfig | (() => ProviderConfig);
-
-/** True for `email` providers. */
-export function isEmailProvider(provider: ProviderConfig): provider is EmailConfig {
-	return provider.type === 'email';
-}
-
-/** True for `webauthn` (passkey) providers. */
-export function isWebAuthnProvider(provider: ProviderConfig): provider is WebAuthnConfig {
-	return provider.type === 'webauthn';
-}
-
-/** True for `oauth` and `oidc` providers. */
-export function isOAuthProvider(provider: ProviderConfig): provider is OAuthConfig {
-	return provider.type === 'oauth' || provider.type === 'oidc';
 }
 
 /**
