@@ -19,6 +19,7 @@ import type { Formatter } from './format.js';
 import type { Project } from './project.js';
 import { installRootFile } from './workspace.js';
 import { findProvider, PROVIDERS } from './providers/index.js';
+import { APP_FILES, routesFor } from './targets.js';
 import { reconcileFile } from './reconcile.js';
 import { createRenderer, libSpecifier, templateContext, type TemplateContext } from './render.js';
 
@@ -209,21 +210,11 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	}
 
 	// The user's files, generated once.
-	// A page two providers share (the sign-up page of passwords and passkeys) is written once.
-	const routes = new Set([
-		'signin/+page.server.ts',
-		'signin/+page.svelte',
-		'signout/+page.server.ts',
-		'signout/+page.svelte',
-		'account/+page.server.ts',
-		'account/+page.svelte',
-		...scaffolds.flatMap(({ routes }) => routes)
-	]);
-	const authPath = userPath(project, 'src/auth.ts');
+	const authPath = userPath(project, APP_FILES.auth);
 	await own(authPath, 'merge', render('auth.ts.hbs', contextFor(authPath)), previous && render('auth.ts.hbs', inLanguageOf(authPath, previous)));
-	const authorizationPath = userPath(project, 'src/authorization.ts');
+	const authorizationPath = userPath(project, APP_FILES.authorization);
 	await own(authorizationPath, 'merge', render('authorization.ts.hbs', contextFor(authorizationPath)));
-	for (const route of routes) {
+	for (const route of routesFor(scaffolds)) {
 		const routePath = userPath(project, `src/routes/${route}`);
 		await own(routePath, 'merge', render(`routes/${route}.hbs`, contextFor(routePath)));
 	}
@@ -242,7 +233,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	}
 
 	// Hooks: created, or the app's own handle composed after ours.
-	const hooksPath = userPath(project, 'src/hooks.server.ts');
+	const hooksPath = userPath(project, APP_FILES.hooks);
 	const hooks = project.files[hooksPath];
 	if (hooks === undefined) patch(hooksPath, await created(hooksPath, 'hooks/hooks.server.ts.hbs'), HOOKS_EDITS);
 	else {
@@ -252,7 +243,7 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	}
 
 	// Root layout load: the session for every page.
-	const layoutPath = userPath(project, 'src/routes/+layout.server.ts');
+	const layoutPath = userPath(project, APP_FILES.layout);
 	const layout = project.files[layoutPath];
 	if (layout === undefined) patch(layoutPath, await created(layoutPath, 'routes/+layout.server.ts.hbs'), LAYOUT_EDITS);
 	else {
@@ -262,10 +253,10 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	}
 
 	// App types; with idp, the token fields its callbacks keep on Session and JWT.
-	const appTypes = project.files['src/app.d.ts'];
+	const appTypes = project.files[APP_FILES.appTypes];
 	const typed =
 		appTypes === undefined
-			? { content: await created('src/app.d.ts', 'app.d.ts.hbs') }
+			? { content: await created(APP_FILES.appTypes, 'app.d.ts.hbs') }
 			: addAppTypes(appTypes, libSpecifier('auth/index', kit));
 	pending(typed.pending);
 	const appTypesEdits = typed.pending ? [] : [...APP_TYPES_EDITS];
@@ -276,20 +267,20 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		typed.content = tokens.content;
 		if (!tokens.pending) appTypesEdits.push(...TOKEN_TYPES_EDITS);
 	}
-	patch('src/app.d.ts', typed.content, appTypesEdits);
+	patch(APP_FILES.appTypes, typed.content, appTypesEdits);
 
 	// Environment: a fresh secret in .env (never overwritten), every variable documented in
 	// .env.example, and declared in src/env.ts where the app has explicit environment variables.
 	const env = envVars.flatMap(({ key, value, description }) => (value === undefined ? [] : [{ key, value, comment: description }]));
-	patch('.env', addEnvEntries(project.files['.env'], env), env.map((e) => e.key));
+	patch(APP_FILES.env, addEnvEntries(project.files[APP_FILES.env], env), env.map((e) => e.key));
 	const example = envVars.map(({ key, example, description }) => ({
 		key,
 		value: example,
 		comment: key === 'AUTH_SECRET' ? `${description} Generate one: openssl rand -base64 33` : description
 	}));
-	patch('.env.example', addEnvEntries(project.files['.env.example'], example), example.map((e) => e.key));
+	patch(APP_FILES.envExample, addEnvEntries(project.files[APP_FILES.envExample], example), example.map((e) => e.key));
 	if (project.kit.explicitEnv) {
-		const envModule = userPath(project, 'src/env.ts');
+		const envModule = userPath(project, APP_FILES.envModule);
 		const result = addEnvVariables(project.files[envModule] ?? (await created(envModule, 'env.ts.hbs')), envVars);
 		pending(result.pending);
 		patch(envModule, result.content, result.pending ? [] : envVars.map((variable) => `variables.${variable.key}`));
@@ -303,9 +294,9 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 		pending(result.pending);
 		patch(schema, result.content, result.pending ? [] : DRIZZLE_SCHEMA_EDITS);
 	}
-	const gitignore = project.files['.gitignore'];
+	const gitignore = project.files[APP_FILES.gitignore];
 	if (gitignore !== undefined && adapter.ignore.length > 0) {
-		patch('.gitignore', addMissingLines(gitignore, adapter.ignore, 'create-auth: local auth database'), adapter.ignore);
+		patch(APP_FILES.gitignore, addMissingLines(gitignore, adapter.ignore, 'create-auth: local auth database'), adapter.ignore);
 	}
 
 	// Dependencies of the vendored runtime, at the ranges create-auth was tested with.

@@ -3,10 +3,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { installedPackage } from './app-modules.js';
 import { baseOf, KIT_CONFIG_FILES } from './base-path.js';
-import { detectDrizzle, DRIZZLE_CONFIGS, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
+import { detectDrizzle, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
 import { detectExistingAuth, type ExistingAuth } from './existing-auth.js';
 import { enablesExplicitEnv, hasRequestEvent, hasResolve, kitMajor, libFolder, type KitShape } from './kit.js';
+import { MANIFEST_PATH, parseManifest } from './manifest.js';
+import { plannedPaths } from './targets.js';
 import { detectPackageManager, installRootFile, type PackageManager } from './workspace.js';
 
 export type { PackageManager } from './workspace.js';
@@ -40,8 +42,10 @@ export interface Project {
 	/** The app's package.json text, verbatim (edited structurally to add dependencies). */
 	packageJson: string;
 	/**
-	 * Current text of each app file the plan may patch or must not overwrite, keyed by
-	 * app-relative POSIX path; a path maps to `undefined` when the file does not exist.
+	 * Current text of each app file the plan may write, patch or must not overwrite, keyed by
+	 * app-relative POSIX path; a path maps to `undefined` when the file does not exist. Holds
+	 * every path the plan names for any answers ({@link plannedPaths}), every path the manifest
+	 * records, every file below the vendored runtime's folders, and the Drizzle schema.
 	 */
 	files: Record<string, string | undefined>;
 	/** The app's Drizzle setup (`sv add drizzle`), when it has one we can use; its schema file is in `files`. */
@@ -49,42 +53,6 @@ export interface Project {
 	/** Auth the app already has (another library; modules that shadow the runtime's folders); absent: none looked for. */
 	existingAuth?: ExistingAuth;
 }
-
-/**
- * App-relative paths read into {@link Project.files}. Modules are read under both extensions:
- * a JSDoc app gets the `.js` twin of each `.ts` file, and the plan writes to whichever exists.
- */
-export const WATCHED_FILES = [
-	'src/hooks.server.ts',
-	'src/hooks.server.js',
-	'src/app.d.ts',
-	'src/env.ts',
-	'src/env.js',
-	'src/auth.ts',
-	'src/auth.js',
-	'src/authorization.ts',
-	'src/authorization.js',
-	'src/routes/+layout.server.ts',
-	'src/routes/+layout.server.js',
-	'src/routes/signin/+page.server.ts',
-	'src/routes/signin/+page.server.js',
-	'src/routes/signin/+page.svelte',
-	'src/routes/signout/+page.server.ts',
-	'src/routes/signout/+page.server.js',
-	'src/routes/signout/+page.svelte',
-	'src/routes/signup/+page.server.ts',
-	'src/routes/signup/+page.server.js',
-	'src/routes/signup/+page.svelte',
-	'src/routes/account/+page.server.ts',
-	'src/routes/account/+page.server.js',
-	'src/routes/account/+page.svelte',
-	'.env',
-	'.env.example',
-	'.gitignore',
-	'pnpm-workspace.yaml',
-	'.create-auth/manifest.json',
-	...DRIZZLE_CONFIGS
-] as const;
 
 /**
  * Where the runtime is vendored, below the lib folder; every file below them is read (the plan
@@ -125,31 +93,29 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 	if (!kitRange) throw notKit('package.json does not depend on @sveltejs/kit');
 
 	const files: Record<string, string | undefined> = {};
-	await Promise.all(
-		WATCHED_FILES.map(async (file) => {
-			files[file] = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
-		})
-	);
+	const readInto = (paths: Iterable<string>) =>
+		Promise.all(
+			[...paths].map(async (file) => {
+				files[file] = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
+			})
+		);
 	const { libImports, libDir } = libFolder(manifest.imports);
 	for (const dir of VENDOR_DIRS) {
 		Object.assign(files, await readTree(path.join(root, libDir, dir), `${libDir}/${dir}`));
 	}
+	// What a plan may write for any answers, then what the manifest says an earlier run wrote
+	// (a page an older release generated, a file whose path moved since): no fixed list.
+	await readInto(plannedPaths());
+	await readInto(recordedPaths(files[MANIFEST_PATH]).filter((file) => !(file in files)));
 	// Drizzle: the schema file its config names (patched), and the module that exports `db`.
 	const schema = drizzleSchemaPath(files);
-	if (schema) {
-		await Promise.all(
-			[schema, ...drizzleDbCandidates(schema)].map(async (file) => {
-				files[file] = await readFile(path.join(root, file), 'utf8').catch(() => undefined);
-			})
-		);
-	}
+	if (schema) await readInto([schema, ...drizzleDbCandidates(schema)]);
 	const drizzle = detectDrizzle(files, libDir);
 	const { manager: packageManager, installRoot } = await detectPackageManager(root, userAgent);
-	// A workspace's build allowances live at its root: the plan edits them there.
-	if (installRoot !== root) {
-		for (const file of ['package.json', 'pnpm-workspace.yaml']) {
-			files[installRootFile(root, installRoot, file)] = await readFile(path.join(installRoot, file), 'utf8').catch(() => undefined);
-		}
+	// Build allowances live at the install root (the app's folder, or its workspace's root): the
+	// plan edits them there. The app's own package.json is `packageJson`.
+	for (const file of installRoot === root ? ['pnpm-workspace.yaml'] : ['package.json', 'pnpm-workspace.yaml']) {
+		files[installRootFile(root, installRoot, file)] = await readFile(path.join(installRoot, file), 'utf8').catch(() => undefined);
 	}
 	// Where the app resolves it: its own node_modules, or the workspace's (hoisted); not above.
 	const installed = installedPackage(root, '@sveltejs/kit', installRoot)?.manifest.version;
@@ -176,6 +142,28 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 		...(drizzle ? { drizzle } : {}),
 		existingAuth: await detectExistingAuth(root, libDir, packageJson)
 	};
+}
+
+/**
+ * The app-relative paths a manifest's text records (its files and conflicts), kept only when
+ * they name a file inside the app in canonical form: a damaged or hand-edited manifest never
+ * makes the loader read, nor the plan delete, a file elsewhere. Workspace root files
+ * (`../../package.json`) are read where the install root is found instead.
+ */
+function recordedPaths(manifestText: string | undefined): string[] {
+	const manifest = parseManifest(manifestText);
+	if (!manifest) return [];
+	const conflicts = Array.isArray(manifest.conflicts) ? manifest.conflicts : [];
+	return [...Object.keys(manifest.files), ...conflicts].filter(
+		(file: unknown): file is string =>
+			typeof file === 'string' &&
+			file !== '' &&
+			path.posix.normalize(file) === file &&
+			file.split('/')[0] !== '..' &&
+			!path.posix.isAbsolute(file) &&
+			!path.win32.isAbsolute(file) &&
+			!file.includes('\\')
+	);
 }
 
 /** Every file below `dir` (absent folder: none), keyed by `prefix/relative/path`. */

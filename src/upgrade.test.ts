@@ -55,6 +55,8 @@ async function nextVersion(): Promise<string> {
 	await edit(path.join(tool, 'templates/auth.ts.hbs'), '// While SvelteKit builds,', '// Upstream change. While SvelteKit builds,');
 	await edit(path.join(tool, 'templates/routes/account/+page.svelte.hbs'), '\t<title>Your account</title>', '\t<title>Account</title>');
 	await edit(path.join(tool, 'templates/routes/signout/+page.svelte.hbs'), '<h1>Sign out</h1>', '<h1>Signing out</h1>');
+	await edit(path.join(tool, 'templates/routes/signin/forgot-password/+page.svelte.hbs'), '<h1>Reset your password</h1>', '<h1>Forgot your password?</h1>');
+	await edit(path.join(tool, 'templates/routes/signin/reset-password/+page.svelte.hbs'), '<h1>', '<h1 class="upstream">');
 	await edit(path.join(tool, 'runtime/server/auth/errors.ts'), '// Managed by create-auth', '// Upstream change.\n// Managed by create-auth');
 	// The same line the user edits: a conflict.
 	await edit(path.join(tool, 'runtime/server/auth/see-other.ts'), 'export function seeOther(', 'export function seeOther /* upstream */(');
@@ -79,6 +81,8 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		await edit(file('src/auth.ts'), "\t\tsecret: [", '\t\tdebug: true,\n\t\tsecret: [');
 		await edit(file('src/routes/account/+page.svelte'), '<p>Signed in as', '<p>Welcome back.</p>\n\n\t<p>Signed in as');
 		await rm(file('src/routes/signout/+page.svelte'));
+		await edit(file('src/routes/signin/forgot-password/+page.svelte'), '<p class="intro">', '<p>Or ask the front desk.</p>\n\n\t\t<p class="intro">');
+		await rm(file('src/routes/signin/reset-password/+page.svelte'));
 		await edit(file('src/lib/server/auth/errors.ts'), '\n', '\n// my local note\n');
 		await edit(file('src/lib/server/auth/see-other.ts'), 'export function seeOther(', 'export function seeOther /* mine */(');
 	});
@@ -95,6 +99,12 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		expect(account).toContain('<p>Welcome back.</p>');
 		expect(account).toContain('<title>Account</title>');
 		expect(existsSync(file('src/routes/signout/+page.svelte'))).toBe(false);
+		const forgot = await readFile(file('src/routes/signin/forgot-password/+page.svelte'), 'utf8');
+		expect(forgot).toContain('<p>Or ask the front desk.</p>');
+		expect(forgot).toContain('<h1>Forgot your password?</h1>');
+		expect(existsSync(file('src/routes/signin/reset-password/+page.svelte'))).toBe(false);
+		expect(result.stdout + result.stderr).toContain('src/routes/signin/reset-password/+page.svelte: you deleted it; left deleted');
+		expect(result.stdout + result.stderr).not.toContain('src/routes/signin/verify-email/+page.svelte: you deleted it');
 		const errors = await readFile(file('src/lib/server/auth/errors.ts'), 'utf8');
 		expect(errors).toContain('// my local note');
 		expect(errors).toContain('// Upstream change.');
@@ -139,6 +149,10 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		const restored = await run(next, 'regenerate', '-C', app, '--restore', 'src/routes/signout/+page.svelte', '--no-install');
 		expect(restored.code, restored.stderr).toBe(0);
 		expect(await readFile(file('src/routes/signout/+page.svelte'), 'utf8')).toContain('<h1>Signing out</h1>');
+		const reset = 'src/routes/signin/reset-password/+page.svelte';
+		const restoredPage = await run(next, 'regenerate', '-C', app, '--restore', reset, '--no-install');
+		expect(restoredPage.code, restoredPage.stderr).toBe(0);
+		expect(await readFile(file(reset), 'utf8')).toContain('<h1 class="upstream">');
 		const unknown = await run(next, 'regenerate', '-C', app, '--restore', 'src/nope.ts');
 		expect(unknown.stderr).toContain('[E_UNKNOWN_FILE]');
 	});
