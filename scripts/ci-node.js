@@ -200,6 +200,10 @@ console.log(`ci-node ${major}: ${label} at ${toolchain.node}`);
 await step(rev ? `copy of ${rev}` : 'copy of the working tree', copyTree);
 const installed = await step('npm install', async () => {
 	const result = await inCopy('npm', ['install', '--no-audit', '--no-fund'], 15 * MINUTE);
+	if (!existsSync(path.join(copyDir, 'dist', 'cli.js'))) await inCopy('npm', ['run', 'build'], 5 * MINUTE);
+	// Kept before the swap below: the harness test's probe app installs better-sqlite3 12 under this
+	// Node and unpacks the build kept here (its child npm does not get this Node's headers).
+	const kept = keepPrebuilds(copyDir, cleanEnv(env));
 	if (major >= 24) {
 		// better-sqlite3 12 (the repo's, for Node 20) subclasses node::ObjectWrap, whose destructor
 		// Node 24 aborts on when a Statement is collected late (`Assertion failed: (env) != nullptr`
@@ -207,8 +211,6 @@ const installed = await step('npm install', async () => {
 		// runs. 13 is built on Node-API and needs Node >= 22; the tests use nothing that differs.
 		await inCopy('npm', ['install', '--no-save', '--no-audit', '--no-fund', `better-sqlite3@${BETTER_SQLITE3_NODE24}`], 5 * MINUTE);
 	}
-	if (!existsSync(path.join(copyDir, 'dist', 'cli.js'))) await inCopy('npm', ['run', 'build'], 5 * MINUTE);
-	const kept = keepPrebuilds(copyDir, cleanEnv(env));
 	return `${seconds(result.durationMs)}${kept.length ? `, kept ${kept.map((file) => path.basename(file)).join(', ')}` : ''}`;
 });
 const vitest = path.join(copyDir, 'node_modules', 'vitest', 'vitest.mjs');
