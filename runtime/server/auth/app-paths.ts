@@ -21,5 +21,15 @@ export type AppResolve = (...args: never) => string;
  */
 export function appBase(url: URL, { resolve }: { resolve?: AppResolve }): string {
 	if (!resolve) return '';
-	return new URL((resolve as (path: string) => string)('/'), url).pathname.replace(/\/+$/, '');
+	// paths.base is fixed when the app is built: worked out at the first request, then reused
+	// (the guard in src/authorization.ts asks on every request).
+	let base = bases.get(resolve);
+	if (base === undefined) {
+		base = new URL((resolve as (path: string) => string)('/'), url).pathname.replace(/\/+$/, '');
+		bases.set(resolve, base);
+	}
+	return base;
 }
+
+/** {@link appBase}'s answers, per app (its `resolve`). */
+const bases = new WeakMap<AppResolve, string>();
