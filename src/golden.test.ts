@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { init } from './commands/init.js';
+import { PROVIDERS } from './providers/index.js';
+
+// The golden test of issue 27's reshape: apps set up by this version, for every provider set the
+// e2e and plan tests use, on both majors, in TypeScript and JSDoc, against what the release before
+// the reshape (git tag `pre-reshape`) wrote for the same answers. Every file outside the vendored
+// runtime must be byte-identical, or its difference listed in EXPLAINED with the reason; the
+// runtime is left out, since moving it into folders is the reshape (its own tests cover it).
+//
+// The snapshot is hashes (src/golden/pre-reshape.json), written by running this file at the tag:
+//   GOLDEN_WRITE=src/golden/pre-reshape.json npx vitest run --project unit src/golden.test.ts
+// To see a difference, check the tag out in a worktree and set the same app up there.
+
+const fixturePath = (name: string) => fileURLToPath(new URL(`../e2e/fixtures/${name}`, import.meta.url));
+const SNAPSHOT = fileURLToPath(new URL('./golden/pre-reshape.json', import.meta.url));
+
+interface Variant {
+	providers: string;
+	strategy?: string;
+	adapter?: string;
+	rateLimit?: string;
+}
+
+/** The provider sets of the e2e and plan tests, plus the strategies and adapters the e2e apps use. */
+const VARIANTS: Variant[] = [
+	...['credentials', 'credentials,email', 'credentials,passkey', 'credentials,idp', 'passkey', 'email', 'idp', 'github,google', 'social', PROVIDERS.map(({ id }) => id).join(',')].map(
+		(providers) => ({ providers })
+	),
+	{ providers: 'credentials,passkey', strategy: 'database', adapter: 'sqlite' },
+	{ providers: 'credentials,email', strategy: 'database', adapter: 'postgres', rateLimit: 'redis' },
+	{ providers: 'credentials,idp', strategy: 'database', adapter: 'mysql' },
+	{ providers: 'idp', strategy: 'database', adapter: 'hosted-db' }
+];
+const FIXTURES = ['kit2-ts', 'kit3-ts', 'kit2-jsdoc', 'kit3-jsdoc'];
+
+const nameOf = (fixture: string, variant: Variant) =>
+	[fixture, variant.providers, variant.strategy ?? 'jwt', variant.adapter ?? 'default', variant.rateLimit ?? 'memory'].join(' ');
+
+/** Where the vendored runtime lands (the lib folder's `server/auth/` and `auth/`). */
+const isRuntime = (file: string) => /^src\/lib\/(server\/)?auth\//.test(file);
+
+/**
+ * What the golden test compares of one app: every file's SHA-256 (the `.env` secret masked)
+ * but the vendored runtime's, the manifest by its answers (its file list is the runtime's).
+ */
+async function appDigest(root: string): Promise<Record<string, string>> {
+	const out: Record<string, string> = {};
+	for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+		if (!entry.isFile()) continue;
+		const file = path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+		const text = await readFile(path.join(root, file), 'utf8');
+		if (isRuntime(file)) continue;
+		if (file === '.create-auth/manifest.json') out[file] = hash(JSON.stringify(JSON.parse(text).answers));
+		else out[file] = hash(text.replace(/^(AUTH_SECRET=).*$/m, '$1…'));
+	}
+	return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/**
+ * Differences from the pre-reshape release that the reshape makes on purpose, by file, with the
+ * apps they apply to (a test on the app's name) and why. Keep it short: every entry is a change
+ * users see in their app.
+ */
+const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [];
+
+const apps: Record<string, Record<string, string>> = {};
+let stdout: ReturnType<typeof vi.spyOn> | undefined;
+beforeAll(() => {
+	stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+});
+afterAll(async () => {
+	stdout?.mockRestore();
+	if (process.env.GOLDEN_WRITE) await writeFile(process.env.GOLDEN_WRITE, `${JSON.stringify(apps, null, '\t')}\n`);
+});
+
+describe('apps set up by this version against the release before the reshape', { timeout: 60_000 }, () => {
+	const snapshot: Record<string, Record<string, string>> = process.env.GOLDEN_WRITE || !existsSync(SNAPSHOT) ? {} : JSON.parse(readFileSync(SNAPSHOT, 'utf8'));
+	describe.each(FIXTURES)('%s', (fixture) => {
+		it.each(VARIANTS.map((variant) => [nameOf(fixture, variant), variant] as const))('%s', async (name, variant) => {
+			const app = await mkdtemp(path.join(tmpdir(), 'create-auth-golden-'));
+			await cp(fixturePath(fixture), app, { recursive: true });
+			expect(await init({ cwd: app, yes: true, install: false, ...variant })).toBe(0);
+			apps[name] = await appDigest(app);
+			await rm(app, { recursive: true });
+			if (process.env.GOLDEN_WRITE) return;
+			const before = snapshot[name];
+			expect(before, `${name} is not in ${SNAPSHOT}`).toBeDefined();
+			const unexplained: string[] = [];
+			const files = new Set([...Object.keys(before!), ...Object.keys(apps[name]!)]);
+			for (const file of files) {
+				const [was, is] = [before![file], apps[name]![file]];
+				if (was === is) continue;
+				const explained = EXPLAINED.find((entry) => (typeof entry.file === 'string' ? entry.file === file : entry.file.test(file)) && entry.apps.test(name));
+				if (!explained) unexplained.push(`${file}: ${was === undefined ? 'new' : is === undefined ? 'gone' : 'changed'}`);
+			}
+			expect(unexplained).toEqual([]);
+		});
+	});
+});
