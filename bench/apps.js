@@ -20,10 +20,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { build, copyFixture, install, removeApp, repoRoot, runCli } from '../e2e/harness/app.js';
+import { PRE_RESHAPE, releaseBin } from '../e2e/harness/release.js';
 import { node22 } from '../e2e/harness/node.js';
 import { postgresDatabase } from '../e2e/harness/databases.js';
 
-/** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-idp' | 'ours-db-sqlite' | 'ours-db-postgres' | 'ours-db-postgres-cache' | 'authjs'} AppName */
+/** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-0.1.0' | 'ours-idp' | 'ours-db-sqlite' | 'ours-db-postgres' | 'ours-db-postgres-cache' | 'authjs'} AppName */
 
 /**
  * Apps without auth: no sign-in, no cookie. `floor-layout` is the floor plus a root layout
@@ -42,11 +43,26 @@ export const WITHOUT_AUTH = new Set(['floor', 'floor-layout']);
  */
 const CLI_ARGS = {
 	ours: ['--providers', 'credentials'],
+	'ours-0.1.0': ['--providers', 'credentials'],
 	'ours-idp': ['--providers', 'credentials,idp'],
 	'ours-db-sqlite': ['--providers', 'credentials', '--strategy', 'database', '--adapter', 'sqlite'],
 	'ours-db-postgres': ['--providers', 'credentials', '--strategy', 'database', '--adapter', 'postgres'],
 	'ours-db-postgres-cache': ['--providers', 'credentials', '--strategy', 'database', '--adapter', 'postgres']
 };
+
+/**
+ * Apps set up by an earlier release of create-auth instead of this one (e2e/harness/release.js):
+ * `ours-0.1.0` is `ours` as the release before issue 27's reshape writes it, so a run shows the
+ * per-request cost of the two side by side.
+ * @type {Partial<Record<AppName, string>>}
+ */
+const CLI_RELEASES = { 'ours-0.1.0': PRE_RESHAPE };
+
+/**
+ * Apps measured only when named with `--app`: the earlier releases'.
+ * @type {ReadonlySet<AppName>}
+ */
+export const ON_REQUEST = new Set(['ours-0.1.0']);
 
 /**
  * Edits of the generated `src/auth.ts`, after the CLI: each replaces its `from` text, which must
@@ -65,7 +81,7 @@ const ON_POSTGRES = new Set(['ours-db-postgres', 'ours-db-postgres-cache']);
  * `ours-idp`.
  * @type {ReadonlySet<AppName>}
  */
-export const WITH_CREDENTIALS = new Set(['ours', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache']);
+export const WITH_CREDENTIALS = new Set(['ours', 'ours-0.1.0', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache']);
 
 /**
  * Apps served with a dev IdP's client in their environment, and signed in there.
@@ -83,6 +99,7 @@ const LAYERS = {
 	floor: ['all', 'floor'],
 	'floor-layout': ['all', 'floor', 'floor-layout'],
 	ours: ['all', 'with-auth', 'ours'],
+	'ours-0.1.0': ['all', 'with-auth', 'ours'],
 	'ours-idp': ['all', 'with-auth', 'ours'],
 	'ours-db-sqlite': ['all', 'with-auth', 'ours'],
 	'ours-db-postgres': ['all', 'with-auth', 'ours'],
@@ -110,14 +127,14 @@ export const KITS = {
 		fixture: 'kit2-ts',
 		adapter: { '@sveltejs/adapter-node': '^5' },
 		// The database rows run on the current major only: their adapter code is the same on both.
-		apps: ['floor', 'floor-layout', 'ours', 'ours-idp', 'authjs'],
+		apps: ['floor', 'floor-layout', 'ours', 'ours-0.1.0', 'ours-idp', 'authjs'],
 		unsupported: {},
 		selfOrigin: (url) => new URL(url).origin
 	},
 	3: {
 		fixture: 'kit3-ts',
 		adapter: { '@sveltejs/adapter-node': '^6.0.1' },
-		apps: ['floor', 'floor-layout', 'ours', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache'],
+		apps: ['floor', 'floor-layout', 'ours', 'ours-0.1.0', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache'],
 		unsupported: { authjs: 'not supported: @auth/sveltekit 1.x declares @sveltejs/kit ^1.0.0 || ^2.0.0' },
 		selfOrigin: (url) => new URL(url).origin.replace(/^http:/, 'https:')
 	}
@@ -213,8 +230,9 @@ async function setUp(dir, name, { kit, node, toolEnv, databaseUrl, log }) {
 	const cliArgs = CLI_ARGS[name];
 	if (cliArgs) {
 		const args = ['--yes', ...cliArgs, ...(databaseUrl ? ['--database-url', databaseUrl] : []), '--no-install'];
-		const cli = await runCli(dir, args, { node, env: toolEnv });
-		if (cli.exitCode !== 0) throw new Error(`create-auth failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
+		const release = CLI_RELEASES[name];
+		const cli = await runCli(dir, args, { node, env: toolEnv, ...(release ? { bin: releaseBin(release) } : {}) });
+		if (cli.exitCode !== 0) throw new Error(`create-auth ${release ?? ''} failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
 	}
 	const edit = CONFIG_EDITS[name];
 	if (edit) {

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { repoRoot, run } from '../e2e/harness/app.js';
-import { appId, KIT_MAJORS, KITS, prepareApp, timeCli, WITH_IDP, WITHOUT_AUTH } from './apps.js';
+import { appId, KIT_MAJORS, KITS, ON_REQUEST, prepareApp, timeCli, WITH_IDP, WITHOUT_AUTH } from './apps.js';
 import { withIdp } from './idp.js';
 import { load } from './load.js';
 import { profile } from './profile.js';
@@ -46,7 +46,7 @@ const known = new Set(kits.flatMap((kit) => KITS[kit].apps));
 const unknown = flags.app?.filter((name) => !known.has(/** @type {any} */ (name))) ?? [];
 if (unknown.length > 0) throw new Error(`--app ${unknown.join(' ')}: expected one of ${[...known].join(', ')}`);
 /** @param {import('./apps.js').AppName} name */
-const chosen = (name) => !flags.app?.length || name === 'floor' || flags.app.includes(name);
+const chosen = (name) => (flags.app?.length ? name === 'floor' || flags.app.includes(name) : !ON_REQUEST.has(name));
 /** The apps of the chosen majors, Kit 2's first, in KITS order. */
 const plan = kits.flatMap((kit) => KITS[kit].apps.filter(chosen).map((name) => ({ kit, name, id: appId(kit, name) })));
 const timing = flags.quick ? { warmup: 1, duration: 3, repetitions: 1 } : { warmup: 3, duration: 10, repetitions: 3 };

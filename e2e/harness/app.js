@@ -203,14 +203,16 @@ export async function copyFixture(name, { dest } = {}) {
  * `CI=1`, `NO_COLOR=1` (override with `env`). Never throws on a non-zero exit.
  * `node`: the node binary to run it with (default: ours, `process.execPath`), e.g.
  * `(await node22()).node`; pass that toolchain's `env` too, so that the npm the CLI runs uses it.
+ * `bin`: another create-auth's entry (default: this repo's), e.g. an earlier release's
+ * (`releaseBin()` in ./release.js).
  * @param {string} appDir
  * @param {string[]} args
- * @param {{ env?: Record<string, string | undefined>, timeout?: number, echo?: boolean, node?: string }} [options]
+ * @param {{ env?: Record<string, string | undefined>, timeout?: number, echo?: boolean, node?: string, bin?: string }} [options]
  * @returns {Promise<RunResult>}
  */
-export async function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false, node = process.execPath } = {}) {
+export async function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false, node = process.execPath, bin = cliBin } = {}) {
 	const cliEnv = { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined, ...env };
-	const result = await run(node, [cliBin, ...args], { cwd: appDir, env: cliEnv, timeout, echo });
+	const result = await run(node, [bin, ...args], { cwd: appDir, env: cliEnv, timeout, echo });
 	// The CLI may have installed the app's dependencies.
 	keepPrebuilds(appDir, cleanEnv(cliEnv));
 	return result;
