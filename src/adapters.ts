@@ -1,5 +1,6 @@
 import type { DrizzleDialect, DrizzleSetup } from './drizzle.js';
 import type { SqlDialectId } from './migrate.js';
+import type { AdapterCapability, AdapterNeed, Descriptor } from './providers/types.js';
 
 /** Adapter ids, in the order the prompt offers them; `sqlite` is the embedded default. */
 export const ADAPTER_IDS = ['sqlite', 'postgres', 'mysql', 'drizzle', 'hosted-db', 'memory'] as const;
@@ -43,8 +44,8 @@ export interface AdapterScaffold {
 	 * app's schema file, and created by the app's drizzle-kit (`pushAuthTables`).
 	 */
 	drizzle?: true;
-	/** The store has no authenticator table, so the passkey provider cannot be used with it. */
-	noPasskeys?: true;
+	/** What it can store beyond users, accounts and sessions; a descriptor that needs more is refused with it. */
+	supports: AdapterCapability[];
 }
 
 /** The variable of a database server's connection URL (`--database-url` fills it). */
@@ -68,6 +69,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'sqlite',
 		factory: 'SQLiteAdapter',
+		supports: ['authenticators'],
 		label: 'SQLite',
 		hint: 'embedded, a file next to your app; no server',
 		modules: ['sqlite', 'sql'],
@@ -81,6 +83,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'postgres',
 		factory: 'PostgresAdapter',
+		supports: ['authenticators'],
 		label: 'PostgreSQL',
 		hint: 'pg, pooled; tables made by create-auth migrate',
 		modules: ['postgres', 'sql'],
@@ -101,6 +104,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'mysql',
 		factory: 'MySQLAdapter',
+		supports: ['authenticators'],
 		label: 'MySQL / MariaDB',
 		hint: 'mysql2, pooled; tables made by create-auth migrate',
 		modules: ['mysql', 'sql'],
@@ -121,6 +125,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'drizzle',
 		factory: 'DrizzleAdapter',
+		supports: ['authenticators'],
 		label: 'Drizzle',
 		hint: "your app's Drizzle db and schema; tables created with its drizzle-kit",
 		modules: ['drizzle', 'sql'],
@@ -138,7 +143,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		label: 'Hosted database',
 		hint: 'a record API (Xata-style) with the authlib_* tables',
 		modules: ['hosted-db', 'hosted-db-client'],
-		noPasskeys: true,
+		supports: [],
 		env: [
 			{ key: 'AUTH_HOSTED_DB_URL', description: 'The hosted database, without its branch: https://<workspace>/db/<database>', value: '', example: 'https://workspace.example.com/db/app' },
 			{ key: 'AUTH_HOSTED_DB_API_KEY', description: "The hosted database's API key. Keep it secret.", value: '', example: '' },
@@ -152,6 +157,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'memory',
 		factory: 'MemoryAdapter',
+		supports: ['authenticators'],
 		label: 'Memory',
 		hint: 'for demos and tests: everything is lost on restart',
 		modules: ['memory'],
@@ -166,6 +172,18 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 /** The scaffold of an adapter id; undefined for an unknown one. */
 export function findAdapter(id: string): AdapterScaffold | undefined {
 	return ADAPTERS.find((adapter) => adapter.id === id);
+}
+
+/**
+ * The first need of `descriptors` the adapter does not meet, with the descriptor that has it;
+ * undefined when it meets them all.
+ */
+export function unmetNeed(adapter: AdapterScaffold, descriptors: readonly Descriptor[]): (AdapterNeed & { of: string }) | undefined {
+	for (const descriptor of descriptors) {
+		const need = descriptor.needs?.find(({ capability }) => !adapter.supports.includes(capability));
+		if (need) return { ...need, of: descriptor.id };
+	}
+	return undefined;
 }
 
 /** Drivers Drizzle apps use whose install script builds a native addon (`sv add drizzle`'s SQLite default). */

@@ -1,6 +1,8 @@
-import { ADAPTER_IDS, findAdapter, type AdapterId } from './adapters.js';
+import { ADAPTERS, ADAPTER_IDS, findAdapter, unmetNeed, type AdapterId, type AdapterScaffold } from './adapters.js';
 import { CliError } from './errors.js';
+import { featuresFor } from './features/index.js';
 import { findProvider, PROVIDERS } from './providers/index.js';
+import type { Descriptor, FeatureDescriptor, ProviderScaffold } from './providers/types.js';
 
 /**
  * Session strategies of the spec: `jwt` (an encrypted cookie, the default) or `database` (a
@@ -78,11 +80,13 @@ export function validateAnswers(answers: Answers): Answers {
 	if (!(ADAPTER_IDS as readonly string[]).includes(answers.adapter)) {
 		throw new CliError('E_UNKNOWN_ADAPTER', `Unknown adapter "${answers.adapter}".`, `Known adapters: ${ADAPTER_IDS.join(', ')}.`);
 	}
-	if (answers.providers.includes('passkey') && findAdapter(answers.adapter)?.noPasskeys) {
+	const need = unmetNeed(findAdapter(answers.adapter)!, answers.providers.map((id) => findProvider(id)!));
+	if (need) {
+		const others = ADAPTERS.filter((adapter) => adapter.supports.includes(need.capability)).map(({ id }) => id);
 		throw new CliError(
 			'E_UNSUPPORTED_ADAPTER',
-			`The ${answers.adapter} adapter cannot store passkeys: its schema has no authenticator table.`,
-			'Choose another --adapter (sqlite, postgres, mysql, drizzle or memory), or leave passkey out of --providers.'
+			`The ${answers.adapter} adapter cannot ${need.why}.`,
+			`Choose another --adapter (${others.slice(0, -1).join(', ')} or ${others.at(-1)}), or leave ${need.of} out of --providers.`
 		);
 	}
 	if (!(RATE_LIMIT_STORES as readonly string[]).includes(answers.rateLimit)) {
@@ -93,6 +97,40 @@ export function validateAnswers(answers: Answers): Answers {
 		);
 	}
 	return { ...answers, protect: answers.protect.map(normalizePrefix) };
+}
+
+/**
+ * Answers with their ids looked up once: what the planner, the renderer and the next steps
+ * read instead of bare ids.
+ */
+export interface ResolvedAnswers {
+	answers: Answers;
+	/** The chosen providers' descriptors, in the order given (the order of `src/auth.ts`'s `providers`). */
+	providers: ProviderScaffold[];
+	/** The features the answers choose (`featuresFor`). */
+	features: FeatureDescriptor[];
+	adapter: AdapterScaffold;
+	/**
+	 * Every chosen descriptor in registry order, the providers' (`PROVIDERS`) then the features'
+	 * (`FEATURES`): the order their page sections, exports and config entries appear in.
+	 */
+	parts: Descriptor[];
+}
+
+/**
+ * Looks the answers' ids up in the registries. Meant for answers {@link validateAnswers} passed
+ * (or a manifest recorded): an id the registry does not know is left out rather than refused.
+ */
+export function resolveAnswers(answers: Answers): ResolvedAnswers {
+	const providers = answers.providers.flatMap((id) => findProvider(id) ?? []);
+	const features = featuresFor(answers);
+	return {
+		answers,
+		providers,
+		features,
+		adapter: findAdapter(answers.adapter) ?? findAdapter(DEFAULT_ANSWERS.adapter)!,
+		parts: [...PROVIDERS.filter((provider) => providers.includes(provider)), ...features]
+	};
 }
 
 function normalizePrefix(prefix: string): string {

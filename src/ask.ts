@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import * as prompts from '@clack/prompts';
-import type { AdapterScaffold } from './adapters.js';
+import { unmetNeed, type AdapterScaffold } from './adapters.js';
 import { DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type RateLimitStoreId, type Strategy } from './answers.js';
 import { CliError } from './errors.js';
-import { PROVIDERS } from './providers/index.js';
+import { findProvider, PROVIDERS } from './providers/index.js';
 
 /** Answers given as flags; anything undefined is asked (or defaulted without a TTY). */
 export interface GivenAnswers {
@@ -91,7 +91,10 @@ export async function askMissing(given: GivenAnswers, adapters: readonly Adapter
 					await prompts.select<AdapterId>({
 						...streams,
 						message: 'Where do users and accounts live?',
-						options: adapters.filter((candidate) => !(candidate.noPasskeys && providers.includes('passkey'))).map(({ id, label, hint }) => ({ value: id, label, hint })),
+						// Only adapters that store what the chosen providers need (passkeys: authenticators).
+						options: adapters
+							.filter((candidate) => !unmetNeed(candidate, providers.flatMap((id) => findProvider(id) ?? [])))
+							.map(({ id, label, hint }) => ({ value: id, label, hint })),
 						initialValue: defaultAdapter(adapters)
 					})
 				);

@@ -1,6 +1,7 @@
-import type { Answers } from './answers.js';
-import { DATABASE_URL, findAdapter } from './adapters.js';
-import { findProvider } from './providers/index.js';
+import { resolveAnswers, type Answers } from './answers.js';
+import { DATABASE_URL } from './adapters.js';
+import { featuresFor } from './features/index.js';
+import type { ProviderEnvVar } from './providers/types.js';
 
 /** An environment variable the generated code reads. */
 export interface AuthEnvVar {
@@ -13,23 +14,17 @@ export interface AuthEnvVar {
 	example: string;
 }
 
-/** The variable of the Redis server's URL, read by the `redis` rate-limit store. */
-export const REDIS_URL = 'REDIS_URL';
+export { REDIS_URL } from './features/rate-limit-redis.js';
+
+/** A descriptor's variable as `.env` gets it: empty unless it says what a first run writes. */
+const asAuthEnvVar = ({ key, description, value, example }: ProviderEnvVar): AuthEnvVar => ({ key, description, value: value ?? '', example: example ?? '' });
 
 /**
- * The variables the answers' rate-limit store reads: `REDIS_URL` for `redis` (a first run writes
- * a local server's URL to `.env`), none for `memory`.
+ * The variables the answers' features read (today the rate-limit store's: `REDIS_URL` for
+ * `redis`, where a first run writes a local server's URL to `.env`; none for `memory`).
  */
 export function rateLimitEnvVars(answers: Pick<Answers, 'rateLimit'>): AuthEnvVar[] {
-	if (answers.rateLimit !== 'redis') return [];
-	return [
-		{
-			key: REDIS_URL,
-			description: 'Redis holding the sign-in and sign-up rate-limit counters every server shares: redis://user:password@host:6379 (rediss:// for TLS)',
-			value: 'redis://127.0.0.1:6379',
-			example: 'redis://user:password@host:6379'
-		}
-	];
+	return featuresFor(answers).flatMap(({ env }) => env.map(asAuthEnvVar));
 }
 
 /**
@@ -46,12 +41,10 @@ export function rateLimitEnvVars(answers: Pick<Answers, 'rateLimit'>): AuthEnvVa
  *   local server's (only written when `.env` has no DATABASE_URL)
  */
 export function authEnvVars(answers: Answers, authSecret: string, databaseUrl?: string): AuthEnvVar[] {
-	const adapterEnv = findAdapter(answers.adapter)?.env ?? [];
+	const { adapter, providers } = resolveAnswers(answers);
 	return [
-		...adapterEnv.map((variable) => ({ ...variable, value: (variable.key === DATABASE_URL && databaseUrl) || variable.value })),
-		...answers.providers.flatMap((id) =>
-			(findProvider(id)?.env ?? []).map(({ key, description }) => ({ key, description, value: '', example: '' }))
-		),
+		...adapter.env.map((variable) => ({ ...variable, value: (variable.key === DATABASE_URL && databaseUrl) || variable.value })),
+		...providers.flatMap(({ env }) => env.map(asAuthEnvVar)),
 		{
 			key: 'AUTH_SECRET',
 			description: 'Encrypts session cookies; at least 32 random characters. Keep it secret.',

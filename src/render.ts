@@ -1,10 +1,9 @@
 import Handlebars from 'handlebars';
-import { findAdapter } from './adapters.js';
-import type { Answers } from './answers.js';
+import { resolveAnswers, type Answers, type ResolvedAnswers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import type { DrizzleSetup } from './drizzle.js';
 import type { KitShape } from './kit.js';
-import { findProvider, type ProviderImport } from './providers/index.js';
+import type { ProviderImport } from './providers/index.js';
 
 /**
  * What templates see: flags to branch on with `{{#if}}` and lists for `{{#each}}`, derived
@@ -19,17 +18,31 @@ export interface TemplateContext {
 	providers: Record<string, true>;
 	/** The chosen providers in the order given: each one's declaration partial, listed by `id`. */
 	providerList: Array<{ id: string; partial: string }>;
-	/** The imports the chosen providers' declarations need, ordered by module. */
+	/** The imports the chosen providers' declarations need (and Drizzle's `db`), ordered by module. */
 	imports: ProviderImport[];
+	/** The imports the chosen features need, after the adapter's. */
+	featureImports: ProviderImport[];
+	/** Names `src/auth.ts` imports from the runtime's entry beside `SvelteKitAuth` (the descriptors' `authImports`). */
+	authImports: string[];
+	/** Names `src/auth.ts` exports from `SvelteKitAuth(…)` after `handle, signIn, signOut` (the descriptors' `exports`, once each). */
+	exports: string[];
+	/**
+	 * Each page slot (`signin/fields`) and the partials the chosen descriptors fill it with, in
+	 * registry order (`ResolvedAnswers.parts`): `providers/<id>/signin/fields`,
+	 * `features/<id>/auth/config`. A slot no chosen descriptor fills is absent.
+	 */
+	sections: Record<string, Array<{ id: string; partial: string }>>;
+	/** Some descriptor offers sign-in in the autofill of the sign-in page's first email field (passkeys). */
+	emailAutofill: boolean;
 	/** Some provider signs in through a redirect (OAuth 2 / OpenID Connect). */
 	oauth: boolean;
 	/** The sign-in page has a part of its own above any OAuth buttons: credentials' or the email provider's fields, or the passkey button. */
 	signInFields: boolean;
-	/** The sign-in page has an email field (credentials or the email provider): passkeys are offered in its autofill. */
+	/** The sign-in page has an email field (a descriptor's `emailField`): passkeys are offered in its autofill. */
 	signInEmailField: boolean;
 	/** The sign-in page has an "or" between its parts: fields before the passkey button, or anything before OAuth buttons. */
 	signInDivider: boolean;
-	/** The app has a `/signup` page (credentials or passkeys). */
+	/** The app has a `/signup` page (some descriptor's route). */
 	signUpPage: boolean;
 	/** The `/account` page has something to change (the password, passkeys), with its messages. */
 	accountActions: boolean;
@@ -67,38 +80,51 @@ export interface TemplateContext {
 }
 
 /**
- * The template context for a set of answers, in an app of the given shape and language.
+ * The template context for a set of answers (or answers already resolved into descriptors),
+ * in an app of the given shape and language.
  *
  * @param names the variables `src/auth.ts` reads, in that order (see `authEnvVars`)
  * @param typescript the app's language: TypeScript, or JavaScript with JSDoc types
  * @param drizzle the app's Drizzle setup, if any (used when the adapter is Drizzle's)
  */
 export function templateContext(
-	answers: Answers,
+	given: Answers | ResolvedAnswers,
 	kit: KitShape,
 	names: readonly string[],
 	typescript: boolean,
 	drizzle?: DrizzleSetup
 ): TemplateContext {
-	const scaffolds = answers.providers.flatMap((id) => findProvider(id) ?? []);
-	const adapter = findAdapter(answers.adapter)!;
+	const resolved = 'parts' in given ? given : resolveAnswers(given);
+	const { answers, adapter, parts } = resolved;
+	const scaffolds = resolved.providers;
 	const onDrizzle = adapter.drizzle && drizzle;
 	// Drizzle's adapter takes the app's own `db`.
 	const adapterImports = onDrizzle ? [{ names: '{ db }', module: drizzle.db }] : [];
 	const hasOAuth = scaffolds.some((scaffold) => scaffold.type === 'oauth');
-	const hasPasskeys = scaffolds.some((scaffold) => scaffold.type === 'webauthn');
-	const hasEmailField = scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'email');
+	const hasFields = scaffolds.some((scaffold) => scaffold.type !== 'oauth');
+	const hasEmailField = parts.some((part) => part.emailField);
+	const emailAutofill = parts.some((part) => part.emailAutofill);
+	const sections: TemplateContext['sections'] = {};
+	for (const part of parts) {
+		const kind = scaffolds.includes(part as (typeof scaffolds)[number]) ? 'providers' : 'features';
+		for (const slot of part.sections ?? []) (sections[slot] ??= []).push({ id: part.id, partial: `${kind}/${part.id}/${slot}` });
+	}
 	// Accounts made on this app (a password, a passkey): they sign up, and change things on /account.
-	const hasAccountsOfOurOwn = scaffolds.some((scaffold) => scaffold.type === 'credentials' || scaffold.type === 'webauthn');
+	const hasAccountsOfOurOwn = parts.some((part) => part.routes.includes('signup/+page.svelte'));
 	return {
 		typescript,
 		providers: Object.fromEntries(answers.providers.map((id) => [id, true])),
 		providerList: scaffolds.map(({ id }) => ({ id, partial: `providers/${id}` })),
 		imports: [...adapterImports, ...scaffolds.flatMap((scaffold) => scaffold.imports)].sort((a, b) => a.module.localeCompare(b.module)),
+		featureImports: resolved.features.flatMap((feature) => feature.imports),
+		authImports: [...new Set(parts.flatMap((part) => part.authImports ?? []))],
+		exports: [...new Set(parts.flatMap((part) => part.exports ?? []))],
+		sections,
+		emailAutofill,
 		oauth: hasOAuth,
-		signInFields: scaffolds.some((scaffold) => scaffold.type !== 'oauth'),
+		signInFields: hasFields,
 		signInEmailField: hasEmailField,
-		signInDivider: (hasEmailField && hasPasskeys) || (scaffolds.some((scaffold) => scaffold.type !== 'oauth') && hasOAuth),
+		signInDivider: (hasEmailField && emailAutofill) || (hasFields && hasOAuth),
 		signUpPage: hasAccountsOfOurOwn,
 		accountActions: hasAccountsOfOurOwn,
 		adapter: {
@@ -165,8 +191,8 @@ export function hrefValue(route: string, resolve: boolean, suffix?: string): str
 export function createRenderer(templates: TextFiles): (name: string, context: TemplateContext) => string {
 	const handlebars = Handlebars.create();
 	for (const [name, source] of Object.entries(templates)) {
-		if (/^(providers|adapters)\//.test(name)) {
-			handlebars.registerPartial(name.replace(/\.ts\.hbs$/, ''), source);
+		if (/^(providers|features|adapters)\//.test(name)) {
+			handlebars.registerPartial(name.replace(/(\.ts)?\.hbs$/, ''), source);
 		}
 	}
 	handlebars.registerHelper('lib', (modulePath: string, options: Handlebars.HelperOptions) =>

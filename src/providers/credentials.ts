@@ -30,6 +30,10 @@ export const credentials: ProviderScaffold = {
 		'signin/verify-email/+page.svelte'
 	],
 	modules: ['server/auth/mail-smtp.ts'],
+	exports: ['signUp', 'requestPasswordReset', 'resetPassword', 'changePassword', 'verifyEmail'],
+	sections: ['auth/config'],
+	emailField: true,
 	dependencies: ['nodemailer'],
-	devDependencies: ['@types/nodemailer']
+	devDependencies: ['@types/nodemailer'],
+	nextSteps: () => ["Email and password: password-reset links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env."]
 };

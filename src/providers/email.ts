@@ -19,6 +19,10 @@ export const email: ProviderScaffold = {
 	env: MAIL_ENV,
 	routes: ['signin/email/+page.server.ts', 'signin/email/+page.svelte', 'signin/verify-request/+page.svelte'],
 	modules: ['server/auth/providers/email.ts', 'server/auth/mail-smtp.ts'],
+	exports: ['emailLink'],
+	sections: [],
+	emailField: true,
 	dependencies: ['nodemailer'],
-	devDependencies: ['@types/nodemailer']
+	devDependencies: ['@types/nodemailer'],
+	nextSteps: () => ["Email link: sign-in links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env."]
 };

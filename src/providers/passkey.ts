@@ -14,5 +14,8 @@ export const passkey: ProviderScaffold = {
 	env: [],
 	routes: ['signup/+page.svelte'],
 	modules: ['server/auth/providers/passkey.ts', 'server/auth/webauthn.ts', 'auth/passkey.ts'],
-	dependencies: ['@simplewebauthn/server', '@simplewebauthn/browser']
+	dependencies: ['@simplewebauthn/server', '@simplewebauthn/browser'],
+	needs: [{ capability: 'authenticators', why: 'store passkeys: its schema has no authenticator table' }],
+	sections: [],
+	emailAutofill: true
 };

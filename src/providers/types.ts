@@ -1,8 +1,12 @@
-/** An environment variable a provider's config in `src/auth.ts` reads. */
+/** An environment variable a descriptor's part of `src/auth.ts` reads. */
 export interface ProviderEnvVar {
 	key: string;
 	/** One sentence: the comment in `.env` / `.env.example`, the `description` in `src/env.ts`. */
 	description: string;
+	/** What a first run writes to `.env`; default empty, for the user to fill in. */
+	value?: string;
+	/** What `.env.example` shows (never a secret); default empty. */
+	example?: string;
 }
 
 /** One import `src/auth.ts` needs: `import <names> from '<lib module>'`. */
@@ -14,37 +18,102 @@ export interface ProviderImport {
 }
 
 /**
- * What the CLI needs to know about one provider id to scaffold it: the rest (endpoints, checks,
- * profile mapping) lives in the runtime's provider module of the same id.
+ * What an adapter may be asked to store beyond users, accounts and sessions: `authenticators`,
+ * the passkeys' table (WebAuthn credentials). Adapters list what they support
+ * (`AdapterScaffold.supports`), descriptors what they need ({@link Descriptor.needs}).
+ */
+export type AdapterCapability = 'authenticators';
+
+/** A need of a descriptor on the adapter, with the words the refusal uses. */
+export interface AdapterNeed {
+	capability: AdapterCapability;
+	/** What cannot be done without it, finishing "The <adapter> adapter cannot …": `store passkeys: its schema has no authenticator table`. */
+	why: string;
+}
+
+/** A structural edit of `src/app.d.ts` a descriptor needs (after `App.Locals.auth` and `App.PageData.session`). */
+export interface AppTypesEdit {
+	/** What the manifest records of it once applied: `['Session: idp token fields', …]`. */
+	records: string[];
+	/**
+	 * Applies it to the text of `app.d.ts`; `lib` gives a lib module's specifier in this app
+	 * (`auth/types` → `$lib/auth/types`). Returns the text unchanged and a manual step for a
+	 * shape it does not know.
+	 */
+	apply(content: string, lib: (module: string) => string): { content: string; pending?: string };
+}
+
+/**
+ * What the CLI knows about one part of an app — a provider or a feature — and nothing else
+ * does: the rest (endpoints, flows) lives in its runtime module(s).
  *
+ * Its page sections are Handlebars partials at `templates/<kind>/<id>/<page>/<slot>.hbs`
+ * (`kind` = `providers` or `features`), listed in {@link sections} as `<page>/<slot>`; the page
+ * templates render each slot's sections of the chosen descriptors in registry order
+ * (`{{#each sections.[signin/fields]}}{{> (lookup this 'partial') @root}}{{/each}}`).
+ */
+export interface Descriptor {
+	/** The id, the same everywhere: `--providers`, runtime module, templates, docs. */
+	id: string;
+	/** Imports its part of `src/auth.ts` needs (sorted by module with every other descriptor's). */
+	imports: ProviderImport[];
+	/** Environment variables its part of `src/auth.ts` reads, in the order it reads them; left empty in `.env`. */
+	env: ProviderEnvVar[];
+	/** `src/routes/…` pages it needs, as template paths under `templates/routes/`; a page two descriptors name is written once. */
+	routes: string[];
+	/** Runtime files (lib-relative) vendored only with it: they import its dependencies. */
+	modules?: string[];
+	/** Packages its runtime module imports, added to the app's `dependencies`. */
+	dependencies?: string[];
+	/** Their types, added to `devDependencies`. */
+	devDependencies?: string[];
+	/** Names `src/auth.ts` imports from the runtime's entry (`server/auth/index`) beside `SvelteKitAuth`: `refreshAccessToken`. */
+	authImports?: string[];
+	/** Names `src/auth.ts` exports from `SvelteKitAuth(…)` for its pages, after `handle, signIn, signOut`: `signUp`, `emailLink`. */
+	exports?: string[];
+	/** What it needs of the adapter; answers with an adapter lacking it are refused (`E_UNSUPPORTED_ADAPTER`). */
+	needs?: AdapterNeed[];
+	/** Edits of `src/app.d.ts` beyond every app's. */
+	appTypes?: AppTypesEdit[];
+	/** Page sections it fills, as `<page>/<slot>` (`signin/fields`): partials at `templates/<kind>/<id>/<page>/<slot>.hbs`. */
+	sections?: string[];
+	/** Its sign-in section has an email field (passkeys are offered in the first one's autofill). */
+	emailField?: true;
+	/** It offers sign-in in the autofill of the sign-in page's first email field. */
+	emailAutofill?: true;
+	/** Steps printed after a run that added it; `base` is the app's `paths.base` as shown (`''`, `/base`, `<paths.base>`). */
+	nextSteps?(base: string): string[];
+}
+
+/**
+ * A provider: a {@link Descriptor} the user chooses with `--providers`, with its prompt label.
  * Its config is the template `templates/providers/<id>.ts.hbs`: a `const <id> = …;`
  * declaration, with a doc comment, that `src/auth.ts` lists in its `providers` array.
  */
-export interface ProviderScaffold {
-	/** Provider id, the same everywhere: `--providers`, runtime module, template, docs. */
-	id: string;
+export interface ProviderScaffold extends Descriptor {
 	/** Label shown in the interactive prompt. */
 	label: string;
 	/** Short hint shown next to the label in the prompt. */
 	hint: string;
 	/**
 	 * `oauth` for redirect-based providers (OAuth 2 / OpenID Connect): the app registers
-	 * `<origin>/auth/callback/<id>`. `credentials` and `email` have fields on the sign-in page,
-	 * `webauthn` (passkeys) a button there and a form on the sign-up page.
+	 * `<origin>/auth/callback/<id>`, its sign-in button comes from `getProviders()`.
+	 * `credentials` and `email` have fields on the sign-in page, `webauthn` (passkeys) a button.
 	 */
 	type: 'credentials' | 'oauth' | 'email' | 'webauthn';
-	/** Imports its declaration needs. */
-	imports: ProviderImport[];
-	/** Environment variables its declaration reads, in the order it reads them; left empty in `.env`. */
-	env: ProviderEnvVar[];
 	/** For `oauth` providers: how to try it with nothing registered, printed among the next steps. */
 	tryLocally?: string;
-	/** Extra `src/routes/…` pages this provider needs, as template paths under `templates/routes/`. */
-	routes: string[];
-	/** Runtime files (lib-relative) vendored only with this provider: they import its dependencies. */
-	modules?: string[];
-	/** Packages its runtime module imports, added to the app's `dependencies`. */
-	dependencies?: string[];
-	/** Their types, added to `devDependencies`. */
-	devDependencies?: string[];
+}
+
+/** The name a provider descriptor goes by in new code; {@link ProviderScaffold} is its older name. */
+export type ProviderDescriptor = ProviderScaffold;
+
+/**
+ * A feature: a {@link Descriptor} chosen by an answer other than the providers (the Redis
+ * rate-limit store by `--rate-limit redis`). Its config entries are the partial
+ * `templates/features/<id>/auth/config.hbs` when it lists `auth/config` in its sections.
+ */
+export interface FeatureDescriptor extends Descriptor {
+	/** Whether these answers choose it. */
+	chosen(answers: { rateLimit: string }): boolean;
 }
