@@ -1,24 +1,25 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { buildsFor, findAdapter, isOtherAdaptersFile } from './adapters.js';
-import type { Answers, RateLimitStoreId } from './answers.js';
+import { buildsFor, isOtherAdaptersFile } from './adapters.js';
+import { resolveAnswers, type Answers, type ResolvedAnswers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
 import { CliError } from './errors.js';
 import { hasConflictMarkers } from './merge.js';
 import { addEnvEntries, addMissingLines } from './edits/env.js';
 import { addEnvVariables } from './edits/env-module.js';
-import { addTokenTypes } from './edits/token-types.js';
-import { composeHooks } from './edits/hooks.js';
+import { composeHooks, type EditResult } from './edits/hooks.js';
 import { mergeLayoutLoad } from './edits/layout.js';
 import { addDependencies, addSubpathImports, allowBuildScripts } from './edits/package-json.js';
 import { addSchemaExport } from './edits/drizzle-schema.js';
-import { authEnvVars } from './env-vars.js';
+import { authEnvVars, type AuthEnvVar } from './env-vars.js';
+import type { DrizzleDialect } from './drizzle.js';
+import { FEATURES } from './features/index.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Formatter } from './format.js';
 import type { Project } from './project.js';
 import { installRootFile } from './workspace.js';
-import { findProvider, PROVIDERS } from './providers/index.js';
+import { PROVIDERS } from './providers/index.js';
 import { APP_FILES, routesFor } from './targets.js';
 import { reconcileFile } from './reconcile.js';
 import { createRenderer, libSpecifier, templateContext, type TemplateContext } from './render.js';
@@ -68,31 +69,10 @@ export interface Plan {
 }
 
 /**
- * Runtime npm packages every app needs (the adapter adds its driver, the rate-limit store its
- * client); ranges come from create-auth's package.json.
+ * Runtime npm packages every app needs (the adapter adds its driver, each chosen provider and
+ * feature its own); ranges come from create-auth's package.json.
  */
 const RUNTIME_DEPENDENCIES = ['jose', 'oauth-1.0a', 'oauth4webapi', 'p-limit', 'rate-limiter-flexible'];
-
-/**
- * What each rate-limit store adds to the app: its runtime modules (keyed like the runtime's
- * files) and the npm packages they import. The memory store is part of the runtime every app gets.
- */
-const RATE_LIMIT_SCAFFOLDS: Record<RateLimitStoreId, { modules: string[]; dependencies: string[] }> = {
-	memory: { modules: [], dependencies: [] },
-	redis: { modules: ['server/auth/rate-limit-redis.ts'], dependencies: ['ioredis'] }
-};
-
-/**
- * Whether a vendored runtime file belongs to an option these answers do not choose (another
- * rate-limit store, a provider left out), and so stays out of the app: it would import a
- * package (ioredis, nodemailer) the app lacks.
- */
-function unchosenOptionFiles(answers: Answers): (file: string) => boolean {
-	const chosen = new Set([...RATE_LIMIT_SCAFFOLDS[answers.rateLimit].modules, ...answers.providers.flatMap((id) => findProvider(id)?.modules ?? [])]);
-	const optional = [...Object.values(RATE_LIMIT_SCAFFOLDS).flatMap(({ modules }) => modules), ...PROVIDERS.flatMap(({ modules }) => modules ?? [])];
-	const unchosen = new Set(optional.filter((file) => !chosen.has(file)));
-	return (file) => unchosen.has(file);
-}
 
 /**
  * Types the runtime needs to type-check: it imports `node:crypto` and uses `Buffer`. At the range
@@ -104,14 +84,33 @@ const RUNTIME_DEV_DEPENDENCIES = ['@types/node'];
 const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
 const LAYOUT_EDITS = ['load: session'];
 const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
-const TOKEN_TYPES_EDITS = ['Session: idp token fields', 'JWT: idp token fields'];
 const DRIZZLE_SCHEMA_EDITS = ['export: auth tables'];
+
+/**
+ * The one table of which runtime files an app gets. Every runtime file is vendored except:
+ * another adapter's modules, migrations and Drizzle schema ({@link isOtherAdaptersFile}), and
+ * the modules of providers and features these answers do not choose (their descriptors'
+ * `modules`): those import packages (nodemailer, ioredis, @simplewebauthn) the app lacks.
+ */
+function vendoredRuntime(runtime: TextFiles, resolved: ResolvedAnswers, drizzleDialect: DrizzleDialect | undefined): string[] {
+	const chosen = new Set(resolved.parts.flatMap(({ modules }) => modules ?? []));
+	const optional = [...PROVIDERS, ...FEATURES].flatMap(({ modules }) => modules ?? []);
+	const unchosen = new Set(optional.filter((file) => !chosen.has(file)));
+	return Object.keys(runtime)
+		.filter((file) => !isOtherAdaptersFile(file, resolved.adapter, drizzleDialect) && !unchosen.has(file))
+		.sort((a, b) => a.localeCompare(b));
+}
 
 /**
  * Turns (project, answers, tool version, manifest) into file operations. Pure: the same input
  * gives the same plan, and a run with the version and answers the manifest records plans zero
  * writes. Serves the first run, `regenerate`, and `add-provider` / `remove-provider` (answers
  * that differ from the manifest's).
+ *
+ * In steps, each below: the vendored runtime ({@link planRuntime}), the user's files generated
+ * once ({@link planUserFiles}) and those no longer generated ({@link planDropped}), patches of
+ * the user's files ({@link planPatches}), dependencies ({@link planDependencies}), the
+ * manifest ({@link planManifest}).
  *
  * Files the tool generates (`managed` runtime, `merge` files) are reconciled 3-way with the
  * user's copy ({@link reconcileFile}): conflicts are written as markers and listed in
@@ -128,10 +127,41 @@ const DRIZZLE_SCHEMA_EDITS = ['export: auth tables'];
  *   `E_DRIZZLE_MISSING` for the Drizzle adapter in an app without a Drizzle setup
  */
 export async function planInit(input: PlanInput): Promise<Plan> {
+	const run = startRun(input);
+	await planRuntime(run);
+	await planUserFiles(run);
+	planDropped(run);
+	await planPatches(run);
+	planDependencies(run);
+	planManifest(run);
+	return run.plan;
+}
+
+/** What every step of one plan reads and writes to. */
+interface PlanRun {
+	input: PlanInput;
+	project: Project;
+	resolved: ResolvedAnswers;
+	manifest: Manifest | undefined;
+	plan: Plan;
+	/** What the next manifest records, by path. */
+	recorded: Record<string, ManifestFile>;
+	render: (name: string, context: TemplateContext) => string;
+	/** The context of these answers, in the language of the path a file lands at. */
+	contextFor(path: string): TemplateContext;
+	/** The context of the answers the manifest records, when they differ from these. */
+	previous: TemplateContext | undefined;
+	inLanguageOf(path: string, of: TemplateContext): TemplateContext;
+	/** A lib module's specifier in this app (`auth/index` → `$lib/auth`). */
+	lib(module: string): string;
+	/** The variables `src/auth.ts` reads, in order. */
+	envVars: AuthEnvVar[];
+}
+
+/** Checks what would make any plan wrong, then sets up the state the steps share. */
+function startRun(input: PlanInput): PlanRun {
 	const { project, answers } = input;
-	const adapter = findAdapter(answers.adapter)!;
-	const rateLimitStore = RATE_LIMIT_SCAFFOLDS[answers.rateLimit] ?? RATE_LIMIT_SCAFFOLDS.memory;
-	const scaffolds = answers.providers.flatMap((id) => findProvider(id) ?? []);
+	const resolved = resolveAnswers(answers);
 	const manifest = parseManifest(project.files[MANIFEST_PATH]);
 	const unresolved = (manifest?.conflicts ?? []).filter((path) => hasConflictMarkers(project.files[path] ?? ''));
 	if (unresolved.length > 0) {
@@ -141,171 +171,226 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 			'Resolve each <<<<<<< … >>>>>>> region (keep the lines you want, delete the markers), then run the command again.'
 		);
 	}
-	if (adapter.drizzle && !project.drizzle) {
+	if (resolved.adapter.drizzle && !project.drizzle) {
 		throw new CliError(
 			'E_DRIZZLE_MISSING',
 			'The Drizzle adapter needs the app\'s Drizzle setup, and this app has none create-auth can use.',
 			'Add one with npx sv add drizzle (drizzle.config.ts with a dialect and a schema file in src/lib, and src/lib/server/db/index.ts exporting db), or choose another --adapter.'
 		);
 	}
-	const render = createRenderer(input.templates);
 	// The runtime's folders an app module takes the bare name of: their index is imported by name.
 	const shadowedLibFolders = Object.keys(project.existingAuth?.shadowed ?? {});
 	const kit = shadowedLibFolders.length > 0 ? { ...project.kit, shadowedLibFolders } : project.kit;
-	const contextOf = (given: Answers) =>
-		templateContext(given, kit, authEnvVars(given, input.authSecret, input.databaseUrl).map((variable) => variable.key), project.typescript, project.drizzle);
-	const envVars = authEnvVars(answers, input.authSecret, input.databaseUrl);
-	const context = contextOf(answers);
-	// The rendering of the answers the app was last written with, when they changed.
-	const previous = manifest && !sameAnswers(manifest.answers, answers) ? contextOf(manifest.answers) : undefined;
+	const contextOf = (given: Answers | ResolvedAnswers, answersOf: Answers) =>
+		templateContext(given, kit, authEnvVars(answersOf, input.authSecret, input.databaseUrl).map((variable) => variable.key), project.typescript, project.drizzle);
+	const context = contextOf(resolved, answers);
 	// A module is written in the language of the path it lands at (see userPath); a page, in the app's.
 	const inLanguageOf = (path: string, of: TemplateContext) => (path.endsWith('.svelte') ? of : { ...of, typescript: path.endsWith('.ts') });
-	const contextFor = (path: string) => inLanguageOf(path, context);
-	const plan: Plan = { operations: [], skipped: [], pending: [], conflicts: [] };
-	const recorded: Record<string, ManifestFile> = {};
-	const labels = { ours: 'yours', theirs: `create-auth ${input.tool.version}` };
+	return {
+		input,
+		project,
+		resolved,
+		manifest,
+		plan: { operations: [], skipped: [], pending: [], conflicts: [] },
+		recorded: {},
+		render: createRenderer(input.templates),
+		contextFor: (path) => inLanguageOf(path, context),
+		// The rendering of the answers the app was last written with, when they changed.
+		previous: manifest && !sameAnswers(manifest.answers, answers) ? contextOf(manifest.answers, manifest.answers) : undefined,
+		inLanguageOf,
+		lib: (module) => libSpecifier(module, kit),
+		envVars: authEnvVars(answers, input.authSecret, input.databaseUrl)
+	};
+}
 
-	const write = (path: string, strategy: FileOperation['strategy'], content: string | undefined) =>
-		plan.operations.push({ path, strategy, content, previous: project.files[path] });
-	/** A rendering as the app's Prettier writes it; the manifest's text when the rendering is unchanged. */
-	const formatted = async (path: string, rendered: string, base?: ManifestFile) => {
-		if (!input.format) return rendered;
-		if (base && 'rendered' in base && base.rendered === digest(rendered)) return base.content;
-		return input.format(path, rendered);
-	};
-	const own = async (path: string, strategy: 'managed' | 'merge', rendered: string, fromRendered?: string) => {
-		const base = manifest?.files[path];
-		const content = await formatted(path, rendered, base);
-		const result = reconcileFile({
-			path,
-			current: project.files[path],
-			base: base && 'content' in base ? base.content : undefined,
-			next: content,
-			from: fromRendered === undefined ? undefined : await formatted(path, fromRendered),
-			restore: input.restore?.includes(path) ?? false,
-			labels
-		});
-		if (result.record) recorded[path] = { strategy, content, ...(input.format ? { rendered: digest(rendered) } : {}) };
-		if (result.write !== undefined) write(path, strategy, result.write);
-		if (result.skipped) plan.skipped.push({ path, reason: result.skipped });
-		if (result.conflict) plan.conflicts.push(path);
-		plan.pending.push(...result.pending);
-	};
-	const patch = (path: string, content: string, edits: string[]) => {
-		recorded[path] = { strategy: 'patch', edits };
-		const previous = project.files[path];
-		if (previous !== content) plan.operations.push({ path, strategy: 'patch', content, previous });
-	};
-	/** A user file the tool creates whole (it did not exist): formatted like the app's code. */
-	const created = (path: string, template: string) => formatted(path, render(template, contextFor(path)));
-	const pending = (step: string | undefined) => step && plan.pending.push(step);
+/** A rendering as the app's Prettier writes it; the manifest's text when the rendering is unchanged. */
+async function formatted(run: PlanRun, path: string, rendered: string, base?: ManifestFile): Promise<string> {
+	const { format } = run.input;
+	if (!format) return rendered;
+	if (base && 'rendered' in base && base.rendered === digest(rendered)) return base.content;
+	return format(path, rendered);
+}
 
-	// The runtime, whose folders mirror the lib folder's: only the chosen adapter's modules and
-	// migrations, the chosen rate-limit store's module and the chosen providers' modules, so the
-	// app never imports a package it lacks.
-	const isUnchosenOptionFile = unchosenOptionFiles(answers);
-	for (const [file, content] of Object.entries(input.runtime).sort(([a], [b]) => a.localeCompare(b))) {
-		if (isOtherAdaptersFile(file, adapter, project.drizzle?.dialect) || isUnchosenOptionFile(file)) continue;
-		await own(`${project.libDir}/${file}`, 'managed', content);
+/**
+ * A file the tool generates (`managed` runtime, `merge` user files), reconciled 3-way with the
+ * app's copy and the manifest's base; `fromRendered` is the rendering of the previous answers.
+ */
+async function own(run: PlanRun, path: string, strategy: 'managed' | 'merge', rendered: string, fromRendered?: string): Promise<void> {
+	const { project, input, plan } = run;
+	const base = run.manifest?.files[path];
+	const content = await formatted(run, path, rendered, base);
+	const result = reconcileFile({
+		path,
+		current: project.files[path],
+		base: base && 'content' in base ? base.content : undefined,
+		next: content,
+		from: fromRendered === undefined ? undefined : await formatted(run, path, fromRendered),
+		restore: input.restore?.includes(path) ?? false,
+		labels: { ours: 'yours', theirs: `create-auth ${input.tool.version}` }
+	});
+	if (result.record) run.recorded[path] = { strategy, content, ...(input.format ? { rendered: digest(rendered) } : {}) };
+	if (result.write !== undefined) write(run, path, strategy, result.write);
+	if (result.skipped) plan.skipped.push({ path, reason: result.skipped });
+	if (result.conflict) plan.conflicts.push(path);
+	plan.pending.push(...result.pending);
+}
+
+function write(run: PlanRun, path: string, strategy: FileOperation['strategy'], content: string | undefined): void {
+	run.plan.operations.push({ path, strategy, content, previous: run.project.files[path] });
+}
+
+/** A user file's new text after structural edits, recorded by the names of the edits. */
+function patch(run: PlanRun, path: string, content: string, edits: string[]): void {
+	run.recorded[path] = { strategy: 'patch', edits };
+	const previous = run.project.files[path];
+	if (previous !== content) run.plan.operations.push({ path, strategy: 'patch', content, previous });
+}
+
+function pending(run: PlanRun, step: string | undefined): void {
+	if (step) run.plan.pending.push(step);
+}
+
+/** One structural edit of a user file: its text after, and the names the manifest records of it. */
+interface UserFileEdit {
+	apply(content: string): EditResult;
+	records: readonly string[];
+}
+
+/**
+ * The create-or-patch of a user file (hooks, root layout, app types, `src/env.ts`): created
+ * from `template` (formatted like the app's code) when absent, else given `edit`; then each of
+ * `more` (descriptors' edits). An edit that meets an unknown shape leaves the text alone and
+ * adds its manual step to `pending`; the manifest records only the edits that applied.
+ *
+ * @param editCreated also give a created file `edit` (a template that is only a skeleton)
+ */
+async function createOrPatch(run: PlanRun, path: string, template: string, edit: UserFileEdit, more: readonly UserFileEdit[] = [], editCreated = false): Promise<void> {
+	const existing = run.project.files[path];
+	const created = existing === undefined ? await formatted(run, path, run.render(template, run.contextFor(path))) : undefined;
+	let content = existing ?? created!;
+	const records: string[] = [];
+	for (const [index, step] of [edit, ...more].entries()) {
+		if (index === 0 && created !== undefined && !editCreated) {
+			records.push(...step.records);
+			continue;
+		}
+		const result = step.apply(content);
+		pending(run, result.pending);
+		content = result.content;
+		if (!result.pending) records.push(...step.records);
+		else if (index === 0) records.length = 0;
 	}
+	patch(run, path, content, records);
+}
 
-	// The user's files, generated once.
+/**
+ * The runtime, whose folders mirror the lib folder's, every file `managed`: the files
+ * {@link vendoredRuntime} says this app gets.
+ */
+async function planRuntime(run: PlanRun): Promise<void> {
+	const { input, project } = run;
+	for (const file of vendoredRuntime(input.runtime, run.resolved, project.drizzle?.dialect)) {
+		await own(run, `${project.libDir}/${file}`, 'managed', input.runtime[file]!);
+	}
+}
+
+/**
+ * The user's files, generated once (`merge`): `src/auth.ts` (with the previous answers'
+ * rendering, so a change of answers reaches a user-edited file structurally), the path guard,
+ * and the pages every app and the chosen descriptors have.
+ *
+ * @throws {CliError} `E_UNKNOWN_FILE` for a `restore` path no step generates
+ */
+async function planUserFiles(run: PlanRun): Promise<void> {
+	const { project, render, previous } = run;
 	const authPath = userPath(project, APP_FILES.auth);
-	await own(authPath, 'merge', render('auth.ts.hbs', contextFor(authPath)), previous && render('auth.ts.hbs', inLanguageOf(authPath, previous)));
+	await own(run, authPath, 'merge', render('auth.ts.hbs', run.contextFor(authPath)), previous && render('auth.ts.hbs', run.inLanguageOf(authPath, previous)));
 	const authorizationPath = userPath(project, APP_FILES.authorization);
-	await own(authorizationPath, 'merge', render('authorization.ts.hbs', contextFor(authorizationPath)));
-	for (const route of routesFor(scaffolds)) {
+	await own(run, authorizationPath, 'merge', render('authorization.ts.hbs', run.contextFor(authorizationPath)));
+	for (const route of routesFor(run.resolved.parts)) {
 		const routePath = userPath(project, `src/routes/${route}`);
-		await own(routePath, 'merge', render(`routes/${route}.hbs`, contextFor(routePath)));
+		await own(run, routePath, 'merge', render(`routes/${route}.hbs`, run.contextFor(routePath)));
 	}
-
-	const unknown = (input.restore ?? []).filter((path) => !recorded[path]);
+	const unknown = (run.input.restore ?? []).filter((path) => !run.recorded[path]);
 	if (unknown.length > 0) {
 		throw new CliError('E_UNKNOWN_FILE', `create-auth does not generate ${unknown.join(', ')}, so it cannot restore it.`, 'Give app-relative paths as the regenerate report lists them, e.g. src/routes/signin/+page.svelte.');
 	}
+}
 
-	// Generated files this run no longer generates (a removed provider's routes, a runtime module
-	// the new version dropped): deleted while unchanged, else kept as the user's.
-	for (const [path, file] of Object.entries(manifest?.files ?? {})) {
-		if (recorded[path] || file.strategy === 'patch' || project.files[path] === undefined) continue;
-		if (project.files[path] === file.content) write(path, file.strategy, undefined);
-		else plan.skipped.push({ path, reason: 'no longer generated; kept because you changed it' });
+/**
+ * Generated files this run no longer generates (a removed provider's routes, a runtime module
+ * the new version dropped): deleted while unchanged, else kept as the user's.
+ */
+function planDropped(run: PlanRun): void {
+	const { project } = run;
+	for (const [path, file] of Object.entries(run.manifest?.files ?? {})) {
+		if (run.recorded[path] || file.strategy === 'patch' || project.files[path] === undefined) continue;
+		if (project.files[path] === file.content) write(run, path, file.strategy, undefined);
+		else run.plan.skipped.push({ path, reason: 'no longer generated; kept because you changed it' });
 	}
+}
 
-	// Hooks: created, or the app's own handle composed after ours.
+/**
+ * Structural edits of the user's files: hooks (the app's own handle composed after ours), the
+ * root layout load (the session for every page), app types (plus the descriptors' own edits),
+ * `.env` (a fresh secret, never overwritten) and `.env.example` (every variable documented),
+ * `src/env.ts` where the app has explicit environment variables, the Drizzle schema (the auth
+ * tables re-exported where drizzle-kit finds them) and `.gitignore` (a local database file).
+ */
+async function planPatches(run: PlanRun): Promise<void> {
+	const { project, resolved, envVars } = run;
 	const hooksPath = userPath(project, APP_FILES.hooks);
-	const hooks = project.files[hooksPath];
-	if (hooks === undefined) patch(hooksPath, await created(hooksPath, 'hooks/hooks.server.ts.hbs'), HOOKS_EDITS);
-	else {
-		const result = composeHooks(hooks, hooksPath);
-		pending(result.pending);
-		patch(hooksPath, result.content, result.pending ? [] : HOOKS_EDITS);
-	}
-
-	// Root layout load: the session for every page.
+	await createOrPatch(run, hooksPath, 'hooks/hooks.server.ts.hbs', { apply: (text) => composeHooks(text, hooksPath), records: HOOKS_EDITS });
 	const layoutPath = userPath(project, APP_FILES.layout);
-	const layout = project.files[layoutPath];
-	if (layout === undefined) patch(layoutPath, await created(layoutPath, 'routes/+layout.server.ts.hbs'), LAYOUT_EDITS);
-	else {
-		const result = mergeLayoutLoad(layout, layoutPath);
-		pending(result.pending);
-		patch(layoutPath, result.content, result.pending ? [] : LAYOUT_EDITS);
-	}
+	await createOrPatch(run, layoutPath, 'routes/+layout.server.ts.hbs', { apply: (text) => mergeLayoutLoad(text, layoutPath), records: LAYOUT_EDITS });
+	await createOrPatch(
+		run,
+		APP_FILES.appTypes,
+		'app.d.ts.hbs',
+		{ apply: (text) => addAppTypes(text, run.lib('auth/index')), records: APP_TYPES_EDITS },
+		resolved.parts.flatMap(({ appTypes }) => appTypes ?? []).map(({ apply, records }) => ({ apply: (text: string) => apply(text, run.lib), records }))
+	);
 
-	// App types; with idp, the token fields its callbacks keep on Session and JWT.
-	const appTypes = project.files[APP_FILES.appTypes];
-	const typed =
-		appTypes === undefined
-			? { content: await created(APP_FILES.appTypes, 'app.d.ts.hbs') }
-			: addAppTypes(appTypes, libSpecifier('auth/index', kit));
-	pending(typed.pending);
-	const appTypesEdits = typed.pending ? [] : [...APP_TYPES_EDITS];
-	if (answers.providers.includes('idp')) {
-		const lib = (module: string) => libSpecifier(module, kit);
-		const tokens = addTokenTypes(typed.content, { session: lib('auth/types'), jwt: lib('server/auth/config') });
-		pending(tokens.pending);
-		typed.content = tokens.content;
-		if (!tokens.pending) appTypesEdits.push(...TOKEN_TYPES_EDITS);
-	}
-	patch(APP_FILES.appTypes, typed.content, appTypesEdits);
-
-	// Environment: a fresh secret in .env (never overwritten), every variable documented in
-	// .env.example, and declared in src/env.ts where the app has explicit environment variables.
 	const env = envVars.flatMap(({ key, value, description }) => (value === undefined ? [] : [{ key, value, comment: description }]));
-	patch(APP_FILES.env, addEnvEntries(project.files[APP_FILES.env], env), env.map((e) => e.key));
+	patch(run, APP_FILES.env, addEnvEntries(project.files[APP_FILES.env], env), env.map((e) => e.key));
 	const example = envVars.map(({ key, example, description }) => ({
 		key,
 		value: example,
 		comment: key === 'AUTH_SECRET' ? `${description} Generate one: openssl rand -base64 33` : description
 	}));
-	patch(APP_FILES.envExample, addEnvEntries(project.files[APP_FILES.envExample], example), example.map((e) => e.key));
+	patch(run, APP_FILES.envExample, addEnvEntries(project.files[APP_FILES.envExample], example), example.map((e) => e.key));
 	if (project.kit.explicitEnv) {
-		const envModule = userPath(project, APP_FILES.envModule);
-		const result = addEnvVariables(project.files[envModule] ?? (await created(envModule, 'env.ts.hbs')), envVars);
-		pending(result.pending);
-		patch(envModule, result.content, result.pending ? [] : envVars.map((variable) => `variables.${variable.key}`));
+		const records = envVars.map((variable) => `variables.${variable.key}`);
+		await createOrPatch(run, userPath(project, APP_FILES.envModule), 'env.ts.hbs', { apply: (text) => addEnvVariables(text, envVars), records }, [], true);
 	}
-	// Drizzle: the auth tables join the app's schema, where drizzle-kit finds them.
-	if (adapter.drizzle && project.drizzle) {
+	if (resolved.adapter.drizzle && project.drizzle) {
 		const { schema, dialect } = project.drizzle;
 		const target = `${project.libDir}/server/auth/adapters/drizzle-schema/${dialect}`;
 		const relative = path.posix.relative(path.posix.dirname(schema), target);
 		const result = addSchemaExport(project.files[schema] ?? '', relative.startsWith('.') ? relative : `./${relative}`, schema);
-		pending(result.pending);
-		patch(schema, result.content, result.pending ? [] : DRIZZLE_SCHEMA_EDITS);
+		pending(run, result.pending);
+		patch(run, schema, result.content, result.pending ? [] : DRIZZLE_SCHEMA_EDITS);
 	}
 	const gitignore = project.files[APP_FILES.gitignore];
-	if (gitignore !== undefined && adapter.ignore.length > 0) {
-		patch(APP_FILES.gitignore, addMissingLines(gitignore, adapter.ignore, 'create-auth: local auth database'), adapter.ignore);
+	const { ignore } = resolved.adapter;
+	if (gitignore !== undefined && ignore.length > 0) {
+		patch(run, APP_FILES.gitignore, addMissingLines(gitignore, ignore, 'create-auth: local auth database'), ignore);
 	}
+}
 
-	// Dependencies of the vendored runtime, at the ranges create-auth was tested with.
-	const pick = (names: readonly string[]) =>
-		Object.fromEntries(names.map((name) => [name, input.tool.devDependencies[name] ?? 'latest']));
+/**
+ * Dependencies of the vendored runtime, at the ranges create-auth was tested with: every app's,
+ * the adapter's, and each chosen descriptor's; `#lib/*` mapped where the code imports it; the
+ * install scripts of native addons allowed where the package manager asks.
+ */
+function planDependencies(run: PlanRun): void {
+	const { project, input, resolved } = run;
+	const { adapter, parts } = resolved;
+	const pick = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, input.tool.devDependencies[name] ?? 'latest']));
 	let packageJson = addDependencies(
 		project.packageJson,
-		pick([...RUNTIME_DEPENDENCIES, ...adapter.dependencies, ...rateLimitStore.dependencies, ...scaffolds.flatMap(({ dependencies }) => dependencies ?? [])]),
-		pick([...RUNTIME_DEV_DEPENDENCIES, ...adapter.devDependencies, ...scaffolds.flatMap(({ devDependencies }) => devDependencies ?? [])])
+		pick([...RUNTIME_DEPENDENCIES, ...adapter.dependencies, ...parts.flatMap(({ dependencies }) => dependencies ?? [])]),
+		pick([...RUNTIME_DEV_DEPENDENCIES, ...adapter.devDependencies, ...parts.flatMap(({ devDependencies }) => devDependencies ?? [])])
 	);
 	// SvelteKit 3 has no $lib alias: the code above imports #lib/…, which package.json must map.
 	if (project.kit.libImports) packageJson = addSubpathImports(packageJson, { '#lib/*': `./${project.libDir}/*` });
@@ -323,17 +408,21 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	const builds = allowBuildScripts(project.packageManager, rootPackageJson ?? '{}', project.files[workspaceYaml], needsBuild);
 	const edits = builds.pending.length > 0 ? [] : buildEdits;
 	if (!inWorkspace) packageJson = builds.packageJson;
-	else if (rootPackageJson !== undefined && builds.packageJson !== rootPackageJson) patch(rootManifest, builds.packageJson, edits);
-	for (const step of builds.pending) pending(step);
-	if (builds.workspace !== undefined) patch(workspaceYaml, builds.workspace, edits);
+	else if (rootPackageJson !== undefined && builds.packageJson !== rootPackageJson) patch(run, rootManifest, builds.packageJson, edits);
+	for (const step of builds.pending) pending(run, step);
+	if (builds.workspace !== undefined) patch(run, workspaceYaml, builds.workspace, edits);
 	if (packageJson !== project.packageJson) {
-		plan.operations.push({ path: 'package.json', strategy: 'tool', content: packageJson, previous: project.packageJson });
+		run.plan.operations.push({ path: 'package.json', strategy: 'tool', content: packageJson, previous: project.packageJson });
 	}
+}
 
+/** The manifest: this version, the answers, every file recorded, the pending steps and conflicts. */
+function planManifest(run: PlanRun): void {
+	const { plan, project } = run;
 	const next: Manifest = {
-		version: input.tool.version,
-		answers,
-		files: sortKeys(recorded),
+		version: run.input.tool.version,
+		answers: run.input.answers,
+		files: sortKeys(run.recorded),
 		pending: plan.pending,
 		...(plan.conflicts.length > 0 ? { conflicts: plan.conflicts } : {})
 	};
@@ -341,7 +430,6 @@ export async function planInit(input: PlanInput): Promise<Plan> {
 	if (manifestText !== project.files[MANIFEST_PATH]) {
 		plan.operations.push({ path: MANIFEST_PATH, strategy: 'tool', content: manifestText, previous: project.files[MANIFEST_PATH] });
 	}
-	return plan;
 }
 
 /** What the manifest records of a rendering, to tell whether it changed: SHA-256, hex. */

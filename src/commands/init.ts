@@ -1,6 +1,6 @@
 import * as prompts from '@clack/prompts';
 import { adaptersFor, DATABASE_URL, findAdapter } from '../adapters.js';
-import { equivalentCommand, validateAnswers, type Answers } from '../answers.js';
+import { equivalentCommand, resolveAnswers, validateAnswers, type Answers } from '../answers.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
 import { authjsConfigAtOurPath, existingAuthNotice } from '../existing-auth.js';
@@ -9,6 +9,9 @@ import { loadApp, type LoadedApp } from './app.js';
 import { installStep, providerSteps, shownBase, writeApp, type WriteOptions } from './pipeline.js';
 import { addProvider, removeProvider } from './provider.js';
 import { regenerate } from './regenerate.js';
+
+/** The route template of the sign-up page, as descriptors' `routes` name it. */
+const SIGN_UP_PAGE = 'signup/+page.svelte';
 
 /** Options of `create-auth [options]`, as commander parses them. */
 export interface InitOptions extends GivenAnswers, WriteOptions {
@@ -50,7 +53,10 @@ export async function init(options: InitOptions): Promise<number> {
 		...(outcome.installLeft && findAdapter(answers.adapter)?.drizzle ? ['npx create-auth migrate   (creates the auth tables with drizzle-kit)'] : []),
 		...providerSteps(answers.providers, base),
 		`${packageManager} run dev`,
-		answers.providers.includes('credentials') ? `Open ${at}/signup to create an account, then ${at}/account.` : `Open ${at}/signin, then ${at}/account.`,
+		// Whichever chosen descriptor gives the app a sign-up page (passwords, passkeys), the visitor starts there.
+		resolveAnswers(answers).parts.some(({ routes }) => routes.includes(SIGN_UP_PAGE))
+			? `Open ${at}/signup to create an account, then ${at}/account.`
+			: `Open ${at}/signin, then ${at}/account.`,
 		'In production, set AUTH_SECRET in the server environment (a build does not carry .env).'
 	];
 	prompts.note(steps.join('\n'), 'Next steps');

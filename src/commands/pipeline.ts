@@ -140,27 +140,14 @@ export async function writeApp(
 }
 
 /**
- * For each OAuth provider: the callback URL to register (on the dev server's origin, under the
- * app's `paths.base`, see {@link shownBase}) and the `.env` keys to fill in, which create-auth left
- * empty. For the email and credentials providers: where their links (sign-in, password reset) go
- * until an SMTP server is set.
+ * Each provider's next steps (its descriptor's `nextSteps`), given the app's `paths.base` as
+ * printed ({@link shownBase}): for an OAuth provider, the callback URL to register on the dev
+ * server's origin and the `.env` keys to fill in, which create-auth left empty; for the email
+ * and credentials providers, where their links (sign-in, password reset) go until an SMTP
+ * server is set.
  */
 export function providerSteps(ids: readonly string[], base: string | null = ''): string[] {
-	return ids.flatMap((id) => {
-		const scaffold = findProvider(id);
-		if (scaffold?.type === 'email') {
-			return [`${scaffold.label}: sign-in links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.`];
-		}
-		if (scaffold?.type === 'credentials') {
-			return [`${scaffold.label}: password-reset links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.`];
-		}
-		if (scaffold?.type !== 'oauth') return [];
-		const keys = scaffold.env.map((variable) => variable.key).join(', ');
-		return [
-			`${scaffold.label}: register the callback URL http://localhost:5173${shownBase(base)}/auth/callback/${id} and fill ${keys} in .env.`,
-			...(scaffold.tryLocally ? [`  ${scaffold.tryLocally}`] : [])
-		];
-	});
+	return ids.flatMap((id) => findProvider(id)?.nextSteps?.(shownBase(base)) ?? []);
 }
 
 /**
