@@ -29,9 +29,9 @@ export const credentials: ProviderScaffold = {
 		'signin/verify-email/+page.server.ts',
 		'signin/verify-email/+page.svelte'
 	],
-	modules: ['server/auth/mail-smtp.ts'],
+	modules: ['server/auth/mail-smtp.ts', 'server/auth/email/smtp.ts'],
 	exports: ['signUp', 'requestPasswordReset', 'resetPassword', 'changePassword', 'verifyEmail'],
-	sections: ['auth/config'],
+	sections: ['auth/config', 'signin/state', 'signin/form-message', 'signin/fields', 'signin/styles'],
 	emailField: true,
 	dependencies: ['nodemailer'],
 	devDependencies: ['@types/nodemailer'],

@@ -13,9 +13,9 @@ export const passkey: ProviderScaffold = {
 	imports: [{ names: 'Passkey', module: 'server/auth/providers/passkey' }],
 	env: [],
 	routes: ['signup/+page.svelte'],
-	modules: ['server/auth/providers/passkey.ts', 'server/auth/webauthn.ts', 'auth/passkey.ts'],
+	modules: ['server/auth/providers/passkey.ts', 'server/auth/webauthn/ceremonies.ts', 'auth/passkey.ts'],
 	dependencies: ['@simplewebauthn/server', '@simplewebauthn/browser'],
 	needs: [{ capability: 'authenticators', why: 'store passkeys: its schema has no authenticator table' }],
-	sections: [],
+	sections: ['signin/imports', 'signin/messages', 'signin/script', 'signin/client-message', 'signin/fields'],
 	emailAutofill: true
 };
