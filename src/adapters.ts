@@ -206,6 +206,12 @@ export function adaptersFor(project: { drizzle?: DrizzleSetup }): AdapterScaffol
 }
 
 /**
+ * Modules of `runtime/server/auth/adapters/` every app gets whatever its adapter: the adapter
+ * contract (`types`), the helpers flows call it through (`methods`), the folder's index.
+ */
+const SHARED_ADAPTER_MODULES = new Set(['types', 'methods', 'index']);
+
+/**
  * Whether a vendored runtime file (keyed like `server/auth/adapters/sql.ts`) belongs to another
  * adapter than `adapter`, or to another dialect than the app's, and so stays out of the app: an
  * app never imports a driver it lacks. `migrations/<dialect>/` follow the adapter's dialect;
@@ -217,5 +223,5 @@ export function isOtherAdaptersFile(file: string, adapter: AdapterScaffold, driz
 	const [, dialect, schemaDialect, module] = match;
 	if (dialect !== undefined) return dialect !== adapter.migrations;
 	if (schemaDialect !== undefined) return !adapter.drizzle || schemaDialect !== drizzleDialect;
-	return module !== 'types' && !adapter.modules.includes(module!);
+	return !SHARED_ADAPTER_MODULES.has(module!) && !adapter.modules.includes(module!);
 }

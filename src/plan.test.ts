@@ -105,7 +105,7 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 	it('passkey: vendors the ceremonies and the browser helpers with @simplewebauthn at the tested ranges, and the shared sign-up page once; without it, neither', async () => {
 		const files = (plan: Awaited<ReturnType<typeof planInit>>) => plan.operations.map((op) => op.path);
 		const dependencies = (plan: Awaited<ReturnType<typeof planInit>>) => JSON.parse(plan.operations.find((op) => op.path === 'package.json')!.content!).dependencies;
-		const passkeyModules = ['src/lib/auth/passkey.ts', 'src/lib/server/auth/providers/passkey.ts', 'src/lib/server/auth/webauthn.ts'];
+		const passkeyModules = ['src/lib/auth/passkey.ts', 'src/lib/server/auth/providers/passkey.ts', 'src/lib/server/auth/webauthn/ceremonies.ts'];
 		const withPasskeys = await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers: ['credentials', 'passkey'] }, project: fixture });
 		expect(files(withPasskeys)).toEqual(expect.arrayContaining(passkeyModules));
 		expect(files(withPasskeys).filter((path) => path === 'src/routes/signup/+page.svelte')).toHaveLength(1);
@@ -576,11 +576,11 @@ describe('planInit for each adapter and session strategy', () => {
 			.sort();
 
 	it.each([
-		['sqlite', ['sql.ts', 'sqlite.ts', 'types.ts']],
-		['postgres', ['migrations/postgres/0001_auth_tables.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
-		['mysql', ['migrations/mysql/0001_auth_tables.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
-		['hosted-db', ['hosted-db-client.ts', 'hosted-db.ts', 'types.ts']],
-		['memory', ['memory.ts', 'types.ts']]
+		['sqlite', ['index.ts', 'methods.ts', 'sql.ts', 'sqlite.ts', 'types.ts']],
+		['postgres', ['index.ts', 'methods.ts', 'migrations/postgres/0001_auth_tables.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
+		['mysql', ['index.ts', 'methods.ts', 'migrations/mysql/0001_auth_tables.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
+		['hosted-db', ['hosted-db-client.ts', 'hosted-db.ts', 'index.ts', 'methods.ts', 'types.ts']],
+		['memory', ['index.ts', 'memory.ts', 'methods.ts', 'types.ts']]
 	] as const)('vendors only the %s adapter’s modules and migrations', async (adapter, files) => {
 		expect(adapterFiles(await planWith(adapter))).toEqual(files);
 	});
@@ -638,7 +638,7 @@ describe('planInit for each adapter and session strategy', () => {
 		expect(existing.drizzle).toEqual({ config: 'drizzle.config.ts', dialect: 'sqlite', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' });
 		const answers: Answers = { ...DEFAULT_ANSWERS, adapter: 'drizzle', strategy: 'database' };
 		const plan = await planInit({ ...base, answers, project: existing });
-		expect(adapterFiles(plan)).toEqual(['drizzle-schema/sqlite.ts', 'drizzle.ts', 'sql.ts', 'types.ts']);
+		expect(adapterFiles(plan)).toEqual(['drizzle-schema/sqlite.ts', 'drizzle.ts', 'index.ts', 'methods.ts', 'sql.ts', 'types.ts']);
 		const schema = contentOf(plan, 'src/lib/server/db/schema.ts')!;
 		expect(schema.startsWith(existing.files['src/lib/server/db/schema.ts']!)).toBe(true);
 		expect(schema).toContain("export * from '../auth/adapters/drizzle-schema/sqlite';");
@@ -695,7 +695,7 @@ describe('planInit for each rate-limit store', () => {
 		expect(dependencies['rate-limiter-flexible']).toBe(base.tool.devDependencies['rate-limiter-flexible']);
 		expect(dependencies['p-limit']).toBe(base.tool.devDependencies['p-limit']);
 		expect(dependencies).not.toHaveProperty('ioredis');
-		expect(paths(plan)).toContain('src/lib/server/auth/rate-limit.ts');
+		expect(paths(plan)).toContain('src/lib/server/auth/limits/rate-limit.ts');
 		expect(paths(plan)).not.toContain(REDIS_FILE);
 		expect(authOf(plan)).not.toMatch(/redis|rateLimit/i);
 		expect(contentOf(plan, '.env')).not.toContain('REDIS_URL');
@@ -774,7 +774,7 @@ describe('planInit for each rate-limit store', () => {
 		const first = await planWith(fixture, 'redis');
 		const plan = await planWith(applied(fixture, first), 'memory');
 		const deleted = plan.operations.filter((op) => op.content === undefined).map((op) => op.path);
-		expect(deleted).toEqual([REDIS_FILE]);
+		expect(deleted.sort()).toEqual(['src/lib/server/auth/limits/redis.ts', REDIS_FILE]);
 		expect(authOf(plan)).toBe(authOf(await planWith(fixture, 'memory')));
 		expect(paths(plan)).not.toContain('.env');
 		const manifest = parseManifest(contentOf(plan, MANIFEST_PATH))!;

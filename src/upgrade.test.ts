@@ -59,7 +59,7 @@ async function nextVersion(): Promise<string> {
 	await edit(path.join(tool, 'templates/routes/signin/reset-password/+page.svelte.hbs'), '<h1>', '<h1 class="upstream">');
 	await edit(path.join(tool, 'runtime/server/auth/errors.ts'), '// Managed by create-auth', '// Upstream change.\n// Managed by create-auth');
 	// The same line the user edits: a conflict.
-	await edit(path.join(tool, 'runtime/server/auth/see-other.ts'), 'export function seeOther(', 'export function seeOther /* upstream */(');
+	await edit(path.join(tool, 'runtime/server/auth/http/see-other.ts'), 'export function seeOther(', 'export function seeOther /* upstream */(');
 	await writeFile(path.join(tool, 'runtime/server/auth/added-upstream.ts'), '// Managed by create-auth\nexport const added = true;\n');
 	return tool;
 }
@@ -84,7 +84,7 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		await edit(file('src/routes/signin/forgot-password/+page.svelte'), '<p class="intro">', '<p>Or ask the front desk.</p>\n\n\t\t<p class="intro">');
 		await rm(file('src/routes/signin/reset-password/+page.svelte'));
 		await edit(file('src/lib/server/auth/errors.ts'), '\n', '\n// my local note\n');
-		await edit(file('src/lib/server/auth/see-other.ts'), 'export function seeOther(', 'export function seeOther /* mine */(');
+		await edit(file('src/lib/server/auth/http/see-other.ts'), 'export function seeOther(', 'export function seeOther /* mine */(');
 	});
 
 	it('keeps every user edit, applies every upstream change, conflicts only where both changed a line, and leaves deleted files deleted', async () => {
@@ -110,15 +110,15 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		expect(errors).toContain('// Upstream change.');
 		expect(await readFile(file('src/lib/server/auth/added-upstream.ts'), 'utf8')).toContain('export const added');
 
-		const conflicted = await readFile(file('src/lib/server/auth/see-other.ts'), 'utf8');
+		const conflicted = await readFile(file('src/lib/server/auth/http/see-other.ts'), 'utf8');
 		expect(conflicted).toMatch(/<<<<<<< yours\n.*\/\* mine \*\/.*\n=======\n.*\/\* upstream \*\/.*\n>>>>>>> create-auth 99\.0\.0\n/);
-		expect(result.stdout + result.stderr).toContain('src/lib/server/auth/see-other.ts');
+		expect(result.stdout + result.stderr).toContain('src/lib/server/auth/http/see-other.ts');
 		const manifest = parseManifest(await readFile(file(MANIFEST_PATH), 'utf8'))!;
-		expect(manifest.conflicts).toEqual(['src/lib/server/auth/see-other.ts']);
+		expect(manifest.conflicts).toEqual(['src/lib/server/auth/http/see-other.ts']);
 		expect(manifest.version).toBe('99.0.0');
 		// Only the conflicted file holds markers.
 		for (const [relative, { text }] of Object.entries(await snapshot(path.join(app, 'src')))) {
-			if (relative !== 'lib/server/auth/see-other.ts') expect(text, relative).not.toContain('<<<<<<<');
+			if (relative !== 'lib/server/auth/http/see-other.ts') expect(text, relative).not.toContain('<<<<<<<');
 		}
 	});
 
@@ -129,8 +129,8 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		expect(refused.stderr).toContain('[E_UNRESOLVED_CONFLICTS]');
 		expect(await snapshot(app)).toEqual(before);
 
-		const conflicted = await readFile(file('src/lib/server/auth/see-other.ts'), 'utf8');
-		await writeFile(file('src/lib/server/auth/see-other.ts'), conflicted.replace(/<<<<<<< yours\n(.*\n)=======\n.*\n>>>>>>> .*\n/, '$1'));
+		const conflicted = await readFile(file('src/lib/server/auth/http/see-other.ts'), 'utf8');
+		await writeFile(file('src/lib/server/auth/http/see-other.ts'), conflicted.replace(/<<<<<<< yours\n(.*\n)=======\n.*\n>>>>>>> .*\n/, '$1'));
 		const resolved = await run(next, 'regenerate', '-C', app, '--no-install');
 		expect(resolved.code, resolved.stderr).toBe(0);
 		const settled = await snapshot(app);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
-import { userForAccount } from '../server/auth/accounts.js';
+import { userForAccount } from '../server/auth/oauth/accounts.js';
 import type { Adapter, AdapterAuthenticator, AdapterUser } from '../server/auth/adapters/types.js';
 import type { Account } from '../server/auth/config.js';
 import { resolveConfig } from '../server/auth/config.js';

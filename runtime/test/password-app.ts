@@ -2,10 +2,10 @@ import { MemoryAdapter } from '../server/auth/adapters/memory.js';
 import type { Adapter } from '../server/auth/adapters/types.js';
 import type { SvelteKitAuthConfig } from '../server/auth/config.js';
 import { SvelteKitAuth } from '../server/auth/kit.js';
-import { smtpMailer } from '../server/auth/mail-smtp.js';
-import { authorizeWithPassword } from '../server/auth/passwords.js';
+import { smtpMailer } from '../server/auth/email/smtp.js';
+import { authorizeWithPassword } from '../server/auth/passwords/passwords.js';
 import Credentials from '../server/auth/providers/credentials.js';
-import { memoryRateLimitStore } from '../server/auth/rate-limit.js';
+import { memoryRateLimitStore } from '../server/auth/limits/rate-limit.js';
 import type { Inbox } from './smtp.js';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'dotenv';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../runtime/server/auth/config.js';
-import { decodeToken, encodeToken } from '../../runtime/server/auth/jwt.js';
+import { decodeToken, encodeToken } from '../../runtime/server/auth/session/jwt.js';
 import { CliError } from '../errors.js';
 import { rotateSecret, secret } from './secret.js';
 

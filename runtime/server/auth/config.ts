@@ -2,11 +2,11 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
-import type { AppResolve } from './app-paths.js';
+import type { AppResolve } from './http/app-paths.js';
 import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
-import { logMailer, type Mailer } from './mail.js';
-import { createRateLimits, type RateLimitConfig, type RateLimits } from './rate-limit.js';
-import { sessionCacheFor, type SessionCache } from './session-cache.js';
+import { logMailer, type Mailer } from './email/mail.js';
+import { createRateLimits, type RateLimitConfig, type RateLimits } from './limits/rate-limit.js';
+import { sessionCacheFor, type SessionCache } from './session/cache.js';
 import {
 	endpointUrl,
 	type AccountTokens,

@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 export { SvelteKitAuth } from './kit.js';
 export type { AppEnvironment, AppProvider, Handle, SvelteKitAuthResult } from './kit.js';
-export type { AppResolve } from './app-paths.js';
+export type { AppResolve } from './http/app-paths.js';
 export type {
 	Account,
 	Callbacks,
@@ -68,9 +68,9 @@ export {
 	WebAuthnVerificationError
 } from './errors.js';
 export type { AuthErrorCause, ErrorType } from './errors.js';
-export { matchesPathPrefix } from './redirects.js';
-export { isNavigation, matchesRequestPath, requireSession, requireUser, type SignedInSession } from './guards.js';
-export { DEFAULT_RATE_LIMITS, memoryRateLimitStore } from './rate-limit.js';
-export type { Limiter, RateLimitConfig, RateLimitRule, RateLimitStore } from './rate-limit.js';
-export { configurePasswordHashing, type PasswordHashingLimits } from './passwords.js';
-export { logMailer, type Mailer, type MailMessage } from './mail.js';
+export { matchesPathPrefix } from './http/redirects.js';
+export { isNavigation, matchesRequestPath, requireSession, requireUser, type SignedInSession } from './http/guards.js';
+export { DEFAULT_RATE_LIMITS, memoryRateLimitStore } from './limits/rate-limit.js';
+export type { Limiter, RateLimitConfig, RateLimitRule, RateLimitStore } from './limits/rate-limit.js';
+export { configurePasswordHashing, type PasswordHashingLimits } from './passwords/passwords.js';
+export { logMailer, type Mailer, type MailMessage } from './email/mail.js';

@@ -5,7 +5,7 @@ import { MemoryAdapter } from './adapters/memory.js';
 import type { Adapter } from './adapters/types.js';
 import type { JWT, SvelteKitAuthConfig } from './config.js';
 import { AdapterError, CredentialsSignin, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
-import { encodeToken } from './jwt.js';
+import { encodeToken } from './session/jwt.js';
 import { SvelteKitAuth } from './kit.js';
 import Credentials from './providers/credentials.js';
 import GitHub from './providers/github.js';

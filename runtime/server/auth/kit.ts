@@ -2,19 +2,19 @@
 import type { Action, RequestEvent } from '@sveltejs/kit';
 import type { sequence } from '@sveltejs/kit/hooks';
 import type { Session } from '../../auth/types.js';
-import { signInAction, signOutAction } from './actions.js';
+import { signInAction, signOutAction } from './signin/actions.js';
 import type { Awaitable } from './adapters/types.js';
-import { appBase, type AppResolve } from './app-paths.js';
+import { appBase, type AppResolve } from './http/app-paths.js';
 import { isOAuthProvider, resolveConfig, type GetConfig, type ProviderConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
-import { emailLinkAction } from './email.js';
-import { verifyEmailAction } from './email-verification.js';
+import { emailLinkAction } from './signin/email.js';
+import { verifyEmailAction } from './email/verification.js';
 import { proxyUrlOf } from './oauth/proxy.js';
-import { changePasswordAction, requestPasswordResetAction, resetPasswordAction } from './password-account.js';
+import { changePasswordAction, requestPasswordResetAction, resetPasswordAction } from './passwords/account.js';
 import type { OAuthConfig, OAuthProviderButtonStyles, ProviderType } from './providers/types.js';
-import { registerRequest, useRequestEvent } from './guards.js';
-import { callbackProvider, oauthCallback, webauthnOptionsProvider } from './routes.js';
-import { readSession } from './session.js';
-import { signUpAction } from './signup.js';
+import { registerRequest, useRequestEvent } from './http/guards.js';
+import { callbackProvider, oauthCallback, webauthnOptionsProvider } from './signin/routes.js';
+import { readSession } from './session/session.js';
+import { signUpAction } from './passwords/signup.js';
 
 /**
  * SvelteKit's `handle` hook type. SvelteKit 2 exports it from `@sveltejs/kit` and SvelteKit 3

@@ -1,10 +1,10 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { createHash, randomBytes } from 'node:crypto';
-import type { VerificationToken } from './adapters/types.js';
-import type { ResolvedConfig } from './config.js';
-import { Verification } from './errors.js';
-import { safeRedirectTarget } from './redirects.js';
-import { need } from './session.js';
+import type { VerificationToken } from '../adapters/types.js';
+import type { ResolvedConfig } from '../config.js';
+import { Verification } from '../errors.js';
+import { safeRedirectTarget } from '../http/redirects.js';
+import { need } from '../adapters/methods.js';
 
 /**
  * What the adapter stores of an emailed link's token: SHA-256 (hex) of the token followed by

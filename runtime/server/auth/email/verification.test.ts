@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { freezeDate } from '../../test/clock.js';
-import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
-import { passwordApp } from '../../test/password-app.js';
-import { inboxForTests } from '../../test/smtp.js';
-import { MemoryAdapter } from './adapters/memory.js';
-import type { Adapter } from './adapters/types.js';
-import type { SvelteKitAuthConfig } from './config.js';
-import { MissingAdapter } from './errors.js';
+import { freezeDate } from '../../../test/clock.js';
+import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
+import { passwordApp } from '../../../test/password-app.js';
+import { inboxForTests } from '../../../test/smtp.js';
+import { MemoryAdapter } from '../adapters/memory.js';
+import type { Adapter } from '../adapters/types.js';
+import type { SvelteKitAuthConfig } from '../config.js';
+import { MissingAdapter } from '../errors.js';
 import { hashToken } from './verification-tokens.js';
 
 vi.setConfig({ testTimeout: 30_000 });

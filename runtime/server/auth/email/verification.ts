@@ -1,17 +1,18 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
-import type { AdapterUser } from './adapters/types.js';
-import { appBase } from './app-paths.js';
-import type { GetConfig, ResolvedConfig } from './config.js';
-import { isEmail, normalizeEmail } from './email-address.js';
-import { EmailNotVerified, EmailSignInError, Verification } from './errors.js';
-import { callbackUrlOf, formText, readForm } from './form.js';
+import type { AdapterUser } from '../adapters/types.js';
+import { appBase } from '../http/app-paths.js';
+import type { GetConfig, ResolvedConfig } from '../config.js';
+import { isEmail, normalizeEmail } from './address.js';
+import { EmailNotVerified, EmailSignInError, Verification } from '../errors.js';
+import { callbackUrlOf, formText, readForm } from '../http/form.js';
 import { linkMail } from './mail.js';
-import { passwordAccount, PASSWORD_PROVIDER } from './passwords.js';
-import { countAttempt } from './rate-limit.js';
-import { appOriginOf } from './redirects.js';
-import { need, toUser } from './session.js';
-import { finishSignIn } from './signin.js';
+import { passwordAccount, PASSWORD_PROVIDER } from '../passwords/passwords.js';
+import { countAttempt } from '../limits/rate-limit.js';
+import { appOriginOf } from '../http/redirects.js';
+import { need } from '../adapters/methods.js';
+import { toUser } from '../session/session.js';
+import { finishSignIn } from '../signin/finish.js';
 import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './verification-tokens.js';
 
 /**

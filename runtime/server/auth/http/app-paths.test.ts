@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { actionOutcome, Jar, redirectOf, requestEvent } from '../../test/event.js';
-import { MemoryAdapter } from './adapters/memory.js';
+import { actionOutcome, Jar, redirectOf, requestEvent } from '../../../test/event.js';
+import { MemoryAdapter } from '../adapters/memory.js';
 import { appBase, type AppResolve } from './app-paths.js';
-import type { SvelteKitAuthConfig } from './config.js';
+import type { SvelteKitAuthConfig } from '../config.js';
 import { matchesRequestPath, requireSession } from './guards.js';
-import { SvelteKitAuth } from './kit.js';
-import type { MailMessage } from './mail.js';
-import { registerWithPassword, type RegisterAdapter } from './passwords.js';
-import Credentials from './providers/credentials.js';
-import Email from './providers/email.js';
-import GitHub from './providers/github.js';
+import { SvelteKitAuth } from '../kit.js';
+import type { MailMessage } from '../email/mail.js';
+import { registerWithPassword, type RegisterAdapter } from '../passwords/passwords.js';
+import Credentials from '../providers/credentials.js';
+import Email from '../providers/email.js';
+import GitHub from '../providers/github.js';
 
 const secret = 's'.repeat(32);
 const HTML = { accept: 'text/html' };

@@ -1,8 +1,8 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
-import type { ResolvedConfig } from './config.js';
-import { RateLimited, RateLimitStoreError } from './errors.js';
-import { retryMessage } from './rate-limit.js';
+import type { ResolvedConfig } from '../config.js';
+import { RateLimited, RateLimitStoreError } from '../errors.js';
+import { retryMessage } from '../limits/rate-limit.js';
 
 /** The posted form; an empty one when the body is not a form (the fields then read as missing). */
 export async function readForm(request: Request): Promise<FormData> {

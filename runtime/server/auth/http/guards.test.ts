@@ -1,10 +1,10 @@
 import { isHttpError, isRedirect, type RequestEvent } from '@sveltejs/kit';
 import { describe, expect, it } from 'vitest';
-import { Jar, requestEvent } from '../../test/event.js';
+import { Jar, requestEvent } from '../../../test/event.js';
 import { isNavigation, requireSession, requireUser } from './guards.js';
-import { encodeToken } from './jwt.js';
-import { SvelteKitAuth } from './kit.js';
-import Credentials from './providers/credentials.js';
+import { encodeToken } from '../session/jwt.js';
+import { SvelteKitAuth } from '../kit.js';
+import Credentials from '../providers/credentials.js';
 
 const secret = 's'.repeat(32);
 const providers = [Credentials({ credentials: {}, authorize: () => null })];

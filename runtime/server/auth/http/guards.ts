@@ -1,8 +1,8 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
-import type { Session, User } from '../../auth/types.js';
+import type { Session, User } from '../../../auth/types.js';
 import { appBase } from './app-paths.js';
-import type { ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from '../config.js';
 import { matchesPathPrefix } from './redirects.js';
 
 /** A session with its user: what the guards let through. */

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { ResolvedConfig } from './config.js';
-import { UntrustedHost } from './errors.js';
+import type { ResolvedConfig } from '../config.js';
+import { UntrustedHost } from '../errors.js';
 
 /**
  * This deployment's origin, as the links back to the app name it (OAuth redirect URIs, the

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RateLimited, RateLimitStoreError } from './errors.js';
+import { RateLimited, RateLimitStoreError } from '../errors.js';
 import { countAttempt, createRateLimits, limiterOf, memoryRateLimitStore, retryMessage, type Limiter, type RateLimitStore } from './rate-limit.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimited, RateLimitStoreError } from './errors.js';
+import { RateLimited, RateLimitStoreError } from '../errors.js';
 
 /**
  * One limit: at most `max` attempts per key within `windowSeconds`. The window is fixed: it

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js';
-import { RateLimitStoreError } from './errors.js';
+import { startTcpProxy, type TcpProxy } from '../../../test/tcp-proxy.js';
+import { RateLimitStoreError } from '../errors.js';
 import { countAttempt, createRateLimits } from './rate-limit.js';
-import { redisRateLimitStore } from './rate-limit-redis.js';
+import { redisRateLimitStore } from './redis.js';
 
 // The Redis server of the project's machines (README); each run writes under its own prefix.
 const REDIS = { host: '127.0.0.1', port: 6379 };

@@ -1,9 +1,10 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { User } from '../../auth/types.js';
-import type { Adapter, AdapterAccount, AdapterUser } from './adapters/types.js';
-import type { Account, ResolvedConfig } from './config.js';
-import { OAuthAccountNotLinked } from './errors.js';
-import { need, toUser } from './session.js';
+import type { User } from '../../../auth/types.js';
+import type { Adapter, AdapterAccount, AdapterUser } from '../adapters/types.js';
+import type { Account, ResolvedConfig } from '../config.js';
+import { OAuthAccountNotLinked } from '../errors.js';
+import { need } from '../adapters/methods.js';
+import { toUser } from '../session/session.js';
 
 /**
  * Finds or creates the user an OAuth account signs in as. Without an adapter the profile's user

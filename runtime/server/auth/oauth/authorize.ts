@@ -1,10 +1,10 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { RequestEvent } from '@sveltejs/kit';
 import * as oauth from 'oauth4webapi';
-import { appBase } from '../app-paths.js';
+import { appBase } from '../http/app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import type { OAuthConfig } from '../providers/types.js';
-import { appOriginOf } from '../redirects.js';
+import { appOriginOf } from '../http/redirects.js';
 import { providerClient } from './client.js';
 import { saveFlow, type FlowState } from './flow.js';
 import { proxyState, proxyUrlOf } from './proxy.js';

@@ -1,10 +1,10 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { Cookies } from '@sveltejs/kit';
-import { appBase } from '../app-paths.js';
+import { appBase } from '../http/app-paths.js';
 import type { ResolvedConfig } from '../config.js';
-import { authCookie } from '../cookies.js';
+import { authCookie } from '../session/cookies.js';
 import { InvalidCheck } from '../errors.js';
-import { seal, unseal } from '../jwt.js';
+import { seal, unseal } from '../session/jwt.js';
 import type { Credentials } from '../oauth1/types.js';
 
 /**

@@ -1,9 +1,9 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { RequestEvent } from '@sveltejs/kit';
-import { appBase } from '../app-paths.js';
+import { appBase } from '../http/app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import { InvalidCheck } from '../errors.js';
-import { seal, unseal } from '../jwt.js';
+import { seal, unseal } from '../session/jwt.js';
 import { isOAuth1Provider } from '../oauth1/types.js';
 import type { OAuthConfig } from '../providers/types.js';
 import { FLOW_MAX_AGE } from './flow.js';

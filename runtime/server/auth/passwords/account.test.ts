@@ -1,16 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { freezeDate } from '../../test/clock.js';
-import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
-import { passwordApp } from '../../test/password-app.js';
-import { inboxForTests } from '../../test/smtp.js';
-import { MemoryAdapter } from './adapters/memory.js';
-import type { Adapter } from './adapters/types.js';
-import type { SvelteKitAuthConfig } from './config.js';
+import { freezeDate } from '../../../test/clock.js';
+import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
+import { passwordApp } from '../../../test/password-app.js';
+import { inboxForTests } from '../../../test/smtp.js';
+import { MemoryAdapter } from '../adapters/memory.js';
+import type { Adapter } from '../adapters/types.js';
+import type { SvelteKitAuthConfig } from '../config.js';
 import { authorizeWithPassword, configurePasswordHashing, hashPassword, registerWithPassword, type RegisterAdapter } from './passwords.js';
-import Email from './providers/email.js';
-import { memoryRateLimitStore } from './rate-limit.js';
-import { hashToken } from './verification-tokens.js';
+import Email from '../providers/email.js';
+import { memoryRateLimitStore } from '../limits/rate-limit.js';
+import { hashToken } from '../email/verification-tokens.js';
 
 vi.setConfig({ testTimeout: 30_000 });
 const secret = 's'.repeat(32);

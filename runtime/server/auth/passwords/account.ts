@@ -1,19 +1,20 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, type Action, type ActionFailure } from '@sveltejs/kit';
-import type { AdapterAccount } from './adapters/types.js';
-import { appBase } from './app-paths.js';
-import type { GetConfig, ResolvedConfig } from './config.js';
-import { isEmail, normalizeEmail } from './email-address.js';
-import { AdapterError, EmailSignInError, Verification } from './errors.js';
-import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
-import { requireUser } from './guards.js';
-import { linkMail } from './mail.js';
+import type { AdapterAccount } from '../adapters/types.js';
+import { appBase } from '../http/app-paths.js';
+import type { GetConfig, ResolvedConfig } from '../config.js';
+import { isEmail, normalizeEmail } from '../email/address.js';
+import { AdapterError, EmailSignInError, Verification } from '../errors.js';
+import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
+import { requireUser } from '../http/guards.js';
+import { linkMail } from '../email/mail.js';
 import { checkNewPassword, hashPassword, passwordAccount, PASSWORD_PROVIDER, verifyPassword } from './passwords.js';
-import { countAttempt } from './rate-limit.js';
-import { appOriginOf } from './redirects.js';
-import { endUserSessions, need, startSession, toUser } from './session.js';
-import { finishSignIn } from './signin.js';
-import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './verification-tokens.js';
+import { countAttempt } from '../limits/rate-limit.js';
+import { appOriginOf } from '../http/redirects.js';
+import { need } from '../adapters/methods.js';
+import { endUserSessions, startSession, toUser } from '../session/session.js';
+import { finishSignIn } from '../signin/finish.js';
+import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from '../email/verification-tokens.js';
 
 /** The verification-token identifier of a password reset: apart from email sign-in links, whose identifier is the bare address. */
 const resetIdentifier = (email: string) => `password-reset:${email}`;

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryAdapter } from './adapters/memory.js';
-import { RateLimited } from './errors.js';
+import { MemoryAdapter } from '../adapters/memory.js';
+import { RateLimited } from '../errors.js';
 
 // scrypt is replaced by one the test finishes by hand, so what runs at once can be counted;
 // the machine is said to have 4 cores.

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { SQLiteAdapter } from './adapters/sqlite.js';
-import { AdapterError } from './errors.js';
+import { SQLiteAdapter } from '../adapters/sqlite.js';
+import { AdapterError } from '../errors.js';
 import { authorizeWithPassword, hashPassword, registerWithPassword, verifyPassword } from './passwords.js';
 
 vi.setConfig({ testTimeout: 20_000 });

@@ -2,12 +2,13 @@
 import { randomBytes, randomUUID, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
-import type { User } from '../../auth/types.js';
-import type { Adapter, AdapterUser } from './adapters/types.js';
-import type { Account } from './config.js';
-import { isEmail, normalizeEmail } from './email-address.js';
-import { AdapterError, RateLimited } from './errors.js';
-import { adapterMethod, toUser } from './session.js';
+import type { User } from '../../../auth/types.js';
+import type { Adapter, AdapterUser } from '../adapters/types.js';
+import type { Account } from '../config.js';
+import { isEmail, normalizeEmail } from '../email/address.js';
+import { AdapterError, RateLimited } from '../errors.js';
+import { adapterMethod } from '../adapters/methods.js';
+import { toUser } from '../session/session.js';
 
 /** OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1. */
 const COST = { N: 2 ** 17, r: 8, p: 1 } as const;

@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { freezeDate } from '../../test/clock.js';
-import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
-import { MemoryAdapter } from './adapters/memory.js';
-import type { Adapter } from './adapters/types.js';
-import type { SvelteKitAuthConfig } from './config.js';
-import { MissingAdapter } from './errors.js';
-import { SvelteKitAuth } from './kit.js';
+import { freezeDate } from '../../../test/clock.js';
+import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
+import { MemoryAdapter } from '../adapters/memory.js';
+import type { Adapter } from '../adapters/types.js';
+import type { SvelteKitAuthConfig } from '../config.js';
+import { MissingAdapter } from '../errors.js';
+import { SvelteKitAuth } from '../kit.js';
 import { authorizeWithPassword } from './passwords.js';
-import Credentials from './providers/credentials.js';
-import { memoryRateLimitStore, type RateLimitStore } from './rate-limit.js';
+import Credentials from '../providers/credentials.js';
+import { memoryRateLimitStore, type RateLimitStore } from '../limits/rate-limit.js';
 
 vi.setConfig({ testTimeout: 20_000 });
 const secret = 's'.repeat(32);

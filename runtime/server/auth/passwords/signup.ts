@@ -1,15 +1,15 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, type Action, type ActionFailure } from '@sveltejs/kit';
-import type { AdapterUser } from './adapters/types.js';
-import type { GetConfig } from './config.js';
-import { normalizeEmail } from './email-address.js';
-import { sendEmailVerification } from './email-verification.js';
-import { MissingAdapter } from './errors.js';
-import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
+import type { AdapterUser } from '../adapters/types.js';
+import type { GetConfig } from '../config.js';
+import { normalizeEmail } from '../email/address.js';
+import { sendEmailVerification } from '../email/verification.js';
+import { MissingAdapter } from '../errors.js';
+import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
 import { passwordAccount, registerWithPassword, type RegisterAdapter } from './passwords.js';
-import { countAttempt } from './rate-limit.js';
-import { toUser } from './session.js';
-import { finishSignIn } from './signin.js';
+import { countAttempt } from '../limits/rate-limit.js';
+import { toUser } from '../session/session.js';
+import { finishSignIn } from '../signin/finish.js';
 
 /** What the sign-up page shows when the new account must confirm its address first (`passwords.requireEmailVerification`). */
 export type VerificationSent = { verificationSent: true; email: string };

@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { Awaitable } from '../adapters/types.js';
-import { linkMail } from '../mail.js';
-import { smtpMailer, type SmtpMailerOptions } from '../mail-smtp.js';
+import { linkMail } from '../email/mail.js';
+import { smtpMailer, type SmtpMailerOptions } from '../email/smtp.js';
 import type { EmailConfig, VerificationRequestParams } from './types.js';
 
 /** Options of {@link Email}. Durations are in seconds. */

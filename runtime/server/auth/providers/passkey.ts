@@ -1,5 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { passkeySignIn, webauthnOptionsRoute } from '../webauthn.js';
+import { passkeySignIn, webauthnOptionsRoute } from '../webauthn/ceremonies.js';
 import type { WebAuthnConfig } from '../config.js';
 import type { RelyingParty } from './types.js';
 

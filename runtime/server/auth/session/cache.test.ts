@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryAdapter } from './adapters/memory.js';
-import { SessionCache, sessionCacheFor } from './session-cache.js';
+import { MemoryAdapter } from '../adapters/memory.js';
+import { SessionCache, sessionCacheFor } from './cache.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const entry = (token: string, userId: string) => ({

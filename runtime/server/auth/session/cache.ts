@@ -1,5 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { Adapter, AdapterSession, AdapterUser } from './adapters/types.js';
+import type { Adapter, AdapterSession, AdapterUser } from '../adapters/types.js';
 
 /** A database session as `getSessionAndUser` returns it. */
 interface SessionAndUser {

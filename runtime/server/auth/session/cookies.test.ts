@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Jar } from '../../test/event.js';
+import { Jar } from '../../../test/event.js';
 import { deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
 
 const options = { path: '/', httpOnly: true, sameSite: 'lax', secure: false } as const;

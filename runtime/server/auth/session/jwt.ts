@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { hkdfSync } from 'node:crypto';
 import { EncryptJWT, errors, jwtDecrypt } from 'jose';
-import type { JWT } from './config.js';
+import type { JWT } from '../config.js';
 
 const ALG = 'dir';
 /**

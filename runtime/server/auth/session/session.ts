@@ -1,13 +1,14 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { randomBytes } from 'node:crypto';
 import { error, type Cookies } from '@sveltejs/kit';
-import type { Session, User } from '../../auth/types.js';
-import type { Adapter, AdapterUser } from './adapters/types.js';
-import type { Account, JWT, ResolvedConfig } from './config.js';
+import type { Session, User } from '../../../auth/types.js';
+import type { AdapterUser } from '../adapters/types.js';
+import type { Account, JWT, ResolvedConfig } from '../config.js';
 import { authCookie, deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
-import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from './errors.js';
+import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from '../errors.js';
+import { adapterMethod, need } from '../adapters/methods.js';
 import { decodeToken, encodeToken } from './jwt.js';
-import type { Profile } from './providers/types.js';
+import type { Profile } from '../providers/types.js';
 
 /** The user as sessions and callbacks see it: `id`, `name`, `email`, `image` of the adapter's record (its extra fields left out). */
 export const toUser = (user: AdapterUser): User => ({ id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null });
@@ -35,39 +36,6 @@ export function deleteSessionCookie(context: SessionContext, config: ResolvedCon
 	const value = getChunkedCookie(context.cookies, name);
 	deleteChunkedCookie(context.cookies, name, options);
 	return value;
-}
-
-/** An adapter method as {@link need} returns it: always async. */
-type NeededMethod<K extends keyof Adapter> = (
-	...args: Parameters<NonNullable<Adapter[K]>>
-) => Promise<Awaited<ReturnType<NonNullable<Adapter[K]>>>>;
-
-/**
- * `adapter[method]` bound to the adapter, or undefined when it lacks the method. Its failures,
- * a rejected promise or a synchronous throw from an adapter that breaks the contract, reject
- * with {@link AdapterError} naming the method, the adapter's error as `cause.err`.
- */
-export function adapterMethod<K extends keyof Adapter>(adapter: Adapter | undefined, method: K): NeededMethod<K> | undefined {
-	const fn = adapter?.[method] as ((...args: unknown[]) => unknown) | undefined;
-	if (!fn) return undefined;
-	const call = async (...args: unknown[]) => {
-		try {
-			return await fn.apply(adapter, args);
-		} catch (err) {
-			throw new AdapterError(`The adapter's ${method}() failed: ${(err as Error)?.message ?? err}`, { err: err as Error });
-		}
-	};
-	return call as NeededMethod<K>;
-}
-
-/**
- * An adapter method the flow needs: {@link adapterMethod} of the config's adapter.
- * @throws {MissingAdapter} no adapter, or it lacks `method` (the message names it).
- */
-export function need<K extends keyof Adapter>(config: ResolvedConfig, method: K): NeededMethod<K> {
-	const call = adapterMethod(config.adapter, method);
-	if (!call) throw new MissingAdapter(`The adapter has no ${method}() method.`);
-	return call;
 }
 
 const toSessionUser = (token: JWT): User => ({ id: token.sub, name: token.name, email: token.email, image: token.picture });

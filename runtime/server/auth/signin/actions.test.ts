@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { actionOutcome, Jar, redirectOf, requestEvent, type ActionOutcome } from '../../test/event.js';
-import type { SvelteKitAuthConfig } from './config.js';
-import { RateLimited } from './errors.js';
-import { SvelteKitAuth } from './kit.js';
-import Credentials from './providers/credentials.js';
-import { memoryRateLimitStore, type RateLimitStore } from './rate-limit.js';
+import { actionOutcome, Jar, redirectOf, requestEvent, type ActionOutcome } from '../../../test/event.js';
+import type { SvelteKitAuthConfig } from '../config.js';
+import { RateLimited } from '../errors.js';
+import { SvelteKitAuth } from '../kit.js';
+import Credentials from '../providers/credentials.js';
+import { memoryRateLimitStore, type RateLimitStore } from '../limits/rate-limit.js';
 
 const secret = 's'.repeat(32);
 const ada = { id: 'u1', name: null, email: 'ada@example.com', image: null };

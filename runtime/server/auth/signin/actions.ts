@@ -1,9 +1,9 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { redirect, type Action, type RequestEvent } from '@sveltejs/kit';
-import { isEmailProvider, isOAuthProvider, isWebAuthnProvider, type Account, type GetConfig, type ResolvedConfig } from './config.js';
+import { isEmailProvider, isOAuthProvider, isWebAuthnProvider, type Account, type GetConfig, type ResolvedConfig } from '../config.js';
 import { sendSignInLink } from './email.js';
-import { normalizeEmail } from './email-address.js';
-import { requireVerifiedEmail } from './email-verification.js';
+import { normalizeEmail } from '../email/address.js';
+import { requireVerifiedEmail } from '../email/verification.js';
 import {
 	CallbackRouteError,
 	CredentialsSignin,
@@ -11,17 +11,17 @@ import {
 	OAuthSignInError,
 	RateLimitStoreError,
 	UntrustedHost
-} from './errors.js';
-import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
-import { authorizationUrl } from './oauth/authorize.js';
-import { oauth1AuthorizationUrl } from './oauth1/authorize.js';
-import { isOAuth1Provider } from './oauth1/types.js';
-import { PASSWORD_PROVIDER } from './passwords.js';
-import type { CredentialsConfig, OAuthConfig } from './providers/types.js';
-import { countAttempt, type RateLimits } from './rate-limit.js';
-import { seeOther } from './see-other.js';
-import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
-import { endSession } from './session.js';
+} from '../errors.js';
+import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
+import { authorizationUrl } from '../oauth/authorize.js';
+import { oauth1AuthorizationUrl } from '../oauth1/authorize.js';
+import { isOAuth1Provider } from '../oauth1/types.js';
+import { PASSWORD_PROVIDER } from '../passwords/passwords.js';
+import type { CredentialsConfig, OAuthConfig } from '../providers/types.js';
+import { countAttempt, type RateLimits } from '../limits/rate-limit.js';
+import { seeOther } from '../http/see-other.js';
+import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './finish.js';
+import { endSession } from '../session/session.js';
 
 /** Form fields that steer the flow and are not credentials. */
 const CONTROL_FIELDS = new Set(['providerId', 'redirectTo', 'callbackUrl']);

@@ -1,15 +1,15 @@
 import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { freezeDate } from '../../test/clock.js';
-import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
-import { inboxForTests } from '../../test/smtp.js';
-import { MemoryAdapter } from './adapters/memory.js';
-import type { Adapter } from './adapters/types.js';
-import type { SvelteKitAuthConfig } from './config.js';
-import { MissingAdapter } from './errors.js';
-import { SvelteKitAuth } from './kit.js';
-import Email from './providers/email.js';
-import { memoryRateLimitStore } from './rate-limit.js';
-import { hashToken } from './verification-tokens.js';
+import { freezeDate } from '../../../test/clock.js';
+import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
+import { inboxForTests } from '../../../test/smtp.js';
+import { MemoryAdapter } from '../adapters/memory.js';
+import type { Adapter } from '../adapters/types.js';
+import type { SvelteKitAuthConfig } from '../config.js';
+import { MissingAdapter } from '../errors.js';
+import { SvelteKitAuth } from '../kit.js';
+import Email from '../providers/email.js';
+import { memoryRateLimitStore } from '../limits/rate-limit.js';
+import { hashToken } from '../email/verification-tokens.js';
 
 vi.setConfig({ testTimeout: 20_000 });
 const secret = 's'.repeat(32);

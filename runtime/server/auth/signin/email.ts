@@ -1,20 +1,21 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { randomUUID } from 'node:crypto';
 import { fail, redirect, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
-import type { User } from '../../auth/types.js';
-import type { AdapterUser } from './adapters/types.js';
-import { appBase } from './app-paths.js';
-import { isEmailProvider, type Account, type GetConfig, type ResolvedConfig } from './config.js';
-import { isEmail, normalizeEmail } from './email-address.js';
-import { AdapterError, CallbackRouteError, EmailSignInError, Verification } from './errors.js';
-import { callbackUrlOf, clientAddress, formText, readForm } from './form.js';
-import type { EmailConfig } from './providers/types.js';
-import { countAttempt } from './rate-limit.js';
-import { appOriginOf } from './redirects.js';
-import { seeOther } from './see-other.js';
-import { need, toUser } from './session.js';
-import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
-import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './verification-tokens.js';
+import type { User } from '../../../auth/types.js';
+import type { AdapterUser } from '../adapters/types.js';
+import { appBase } from '../http/app-paths.js';
+import { isEmailProvider, type Account, type GetConfig, type ResolvedConfig } from '../config.js';
+import { isEmail, normalizeEmail } from '../email/address.js';
+import { AdapterError, CallbackRouteError, EmailSignInError, Verification } from '../errors.js';
+import { callbackUrlOf, clientAddress, formText, readForm } from '../http/form.js';
+import type { EmailConfig } from '../providers/types.js';
+import { countAttempt } from '../limits/rate-limit.js';
+import { appOriginOf } from '../http/redirects.js';
+import { seeOther } from '../http/see-other.js';
+import { need } from '../adapters/methods.js';
+import { toUser } from '../session/session.js';
+import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './finish.js';
+import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from '../email/verification-tokens.js';
 
 /** The refusal of an address that is not one (400); `email` refills the form. */
 export type InvalidEmailFailure = ActionFailure<{ error: 'InvalidEmail'; message: string; email: string }>;

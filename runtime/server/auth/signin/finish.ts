@@ -1,13 +1,13 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { redirect, type RequestEvent } from '@sveltejs/kit';
-import type { User } from '../../auth/types.js';
-import { appBase } from './app-paths.js';
-import type { Account, ResolvedConfig } from './config.js';
-import { AccessDenied, AuthError, CallbackRouteError, type ErrorType } from './errors.js';
-import type { Profile } from './providers/types.js';
-import { safeRedirectTarget } from './redirects.js';
-import { seeOther } from './see-other.js';
-import { startSession } from './session.js';
+import type { User } from '../../../auth/types.js';
+import { appBase } from '../http/app-paths.js';
+import type { Account, ResolvedConfig } from '../config.js';
+import { AccessDenied, AuthError, CallbackRouteError, type ErrorType } from '../errors.js';
+import type { Profile } from '../providers/types.js';
+import { safeRedirectTarget } from '../http/redirects.js';
+import { seeOther } from '../http/see-other.js';
+import { startSession } from '../session/session.js';
 
 /**
  * Where to go next: the `redirect` callback's choice, or the validated target (default: the

@@ -1,17 +1,17 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { redirect, type RequestEvent } from '@sveltejs/kit';
-import { userForAccount } from './accounts.js';
-import { appBase } from './app-paths.js';
-import { isOAuthProvider, isWebAuthnProvider, type ProviderConfig, type ResolvedConfig, type WebAuthnConfig } from './config.js';
-import { OAuthCallbackError } from './errors.js';
-import { callbackParams, finishAuthorization, type CallbackResult } from './oauth/callback.js';
-import { forwardedCallbackUrl } from './oauth/proxy.js';
-import { finishOAuth1Authorization } from './oauth1/callback.js';
-import { isOAuth1Provider } from './oauth1/types.js';
-import type { OAuthConfig } from './providers/types.js';
-import { seeOther } from './see-other.js';
-import { readSession } from './session.js';
-import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './signin.js';
+import { userForAccount } from '../oauth/accounts.js';
+import { appBase } from '../http/app-paths.js';
+import { isOAuthProvider, isWebAuthnProvider, type ProviderConfig, type ResolvedConfig, type WebAuthnConfig } from '../config.js';
+import { OAuthCallbackError } from '../errors.js';
+import { callbackParams, finishAuthorization, type CallbackResult } from '../oauth/callback.js';
+import { forwardedCallbackUrl } from '../oauth/proxy.js';
+import { finishOAuth1Authorization } from '../oauth1/callback.js';
+import { isOAuth1Provider } from '../oauth1/types.js';
+import type { OAuthConfig } from '../providers/types.js';
+import { seeOther } from '../http/see-other.js';
+import { readSession } from '../session/session.js';
+import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './finish.js';
 
 /**
  * The OAuth provider whose callback `url` is (`<base><basePath>/callback/<id>`, `<base>` being

@@ -1,14 +1,14 @@
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SoftAuthenticator, type CeremonyOverrides } from '../../test/authenticator.js';
-import { actionOutcome, Jar, requestEvent } from '../../test/event.js';
-import { MemoryAdapter } from './adapters/memory.js';
-import type { Adapter } from './adapters/types.js';
-import type { SvelteKitAuthConfig } from './config.js';
-import { MissingAdapter, WebAuthnVerificationError } from './errors.js';
-import { SvelteKitAuth } from './kit.js';
-import Passkey from './providers/passkey.js';
-import { memoryRateLimitStore } from './rate-limit.js';
+import { SoftAuthenticator, type CeremonyOverrides } from '../../../test/authenticator.js';
+import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
+import { MemoryAdapter } from '../adapters/memory.js';
+import type { Adapter } from '../adapters/types.js';
+import type { SvelteKitAuthConfig } from '../config.js';
+import { MissingAdapter, WebAuthnVerificationError } from '../errors.js';
+import { SvelteKitAuth } from '../kit.js';
+import Passkey from '../providers/passkey.js';
+import { memoryRateLimitStore } from '../limits/rate-limit.js';
 
 const secret = 's'.repeat(32);
 const ORIGIN = 'http://localhost:5173';

@@ -10,17 +10,18 @@ import {
 	type AuthenticatorTransport,
 	type RegistrationResponseJSON
 } from '@simplewebauthn/server';
-import type { AdapterAuthenticator, AdapterUser } from './adapters/types.js';
-import type { Account, ResolvedConfig, WebAuthnConfig } from './config.js';
-import { authCookie } from './cookies.js';
-import { isEmail, normalizeEmail } from './email-address.js';
-import { CallbackRouteError, WebAuthnVerificationError } from './errors.js';
-import { clientAddress, formText } from './form.js';
-import { seal, unseal } from './jwt.js';
-import { countAttempt } from './rate-limit.js';
-import { appOriginOf } from './redirects.js';
-import { need, readSession, STORE_UNAVAILABLE, toUser } from './session.js';
-import { completeSignIn, errorType } from './signin.js';
+import type { AdapterAuthenticator, AdapterUser } from '../adapters/types.js';
+import type { Account, ResolvedConfig, WebAuthnConfig } from '../config.js';
+import { authCookie } from '../session/cookies.js';
+import { isEmail, normalizeEmail } from '../email/address.js';
+import { CallbackRouteError, WebAuthnVerificationError } from '../errors.js';
+import { clientAddress, formText } from '../http/form.js';
+import { seal, unseal } from '../session/jwt.js';
+import { countAttempt } from '../limits/rate-limit.js';
+import { appOriginOf } from '../http/redirects.js';
+import { need } from '../adapters/methods.js';
+import { readSession, STORE_UNAVAILABLE, toUser } from '../session/session.js';
+import { completeSignIn, errorType } from '../signin/finish.js';
 
 /** The two WebAuthn ceremonies: making a passkey (`register`), signing in with one (`authenticate`). */
 type WebAuthnAction = 'register' | 'authenticate';
