@@ -29,7 +29,9 @@ export interface TemplateContext {
 	/**
 	 * Each page slot (`signin/fields`) and the partials the chosen descriptors fill it with, in
 	 * registry order (`ResolvedAnswers.parts`): `providers/<id>/signin/fields`,
-	 * `features/<id>/auth/config`. A slot no chosen descriptor fills is absent.
+	 * `features/<id>/auth/config`. A slot no chosen descriptor fills is absent. A page's form is
+	 * its first `<page>/form` section's (the template renders only that one); the owner's
+	 * `<page>/alternative…` sections, what it offers inside another's form, are left out.
 	 */
 	sections: Record<string, Array<{ id: string; partial: string }>>;
 	/** Some descriptor offers sign-in in the autofill of the sign-in page's first email field (passkeys). */
@@ -108,6 +110,16 @@ export function templateContext(
 	for (const part of parts) {
 		const kind = scaffolds.includes(part as (typeof scaffolds)[number]) ? 'providers' : 'features';
 		for (const slot of part.sections ?? []) (sections[slot] ??= []).push({ id: part.id, partial: `${kind}/${part.id}/${slot}` });
+	}
+	// A page's form is the first `<page>/form` section's; its owner's `<page>/alternative…` sections
+	// (what it offers inside another's form) are left out.
+	for (const [slot, list] of Object.entries(sections)) {
+		const owner = sections[slot.replace(/\/alternative[^/]*$/, '/form')]?.[0]?.id;
+		if (/\/alternative[^/]*$/.test(slot) && owner !== undefined) {
+			const kept = list.filter(({ id }) => id !== owner);
+			if (kept.length > 0) sections[slot] = kept;
+			else delete sections[slot];
+		}
 	}
 	// Accounts made on this app (a password, a passkey): they sign up, and change things on /account.
 	const hasAccountsOfOurOwn = parts.some((part) => part.routes.includes('signup/+page.svelte'));
