@@ -7,7 +7,9 @@ import type { ProviderImport } from './providers/index.js';
 
 /**
  * What templates see: flags to branch on with `{{#if}}` and lists for `{{#each}}`, derived
- * from the answers and the app's SvelteKit shape, and nothing else.
+ * from the answers (resolved into descriptors) and the app's SvelteKit shape, and nothing else.
+ * No provider or feature id is a flag here: a template that needs a provider's text renders
+ * the chosen descriptors' sections ({@link TemplateContext.sections}).
  */
 export interface TemplateContext {
 	/**
@@ -15,7 +17,6 @@ export interface TemplateContext {
 	 * JSDoc types, as `sv create --types jsdoc` writes it, in files the plan names `.js`.
 	 */
 	typescript: boolean;
-	providers: Record<string, true>;
 	/** The chosen providers in the order given: each one's declaration partial, listed by `id`. */
 	providerList: Array<{ id: string; partial: string }>;
 	/** The imports the chosen providers' declarations need (and Drizzle's `db`), ordered by module. */
@@ -36,9 +37,9 @@ export interface TemplateContext {
 	sections: Record<string, Array<{ id: string; partial: string }>>;
 	/** Some descriptor offers sign-in in the autofill of the sign-in page's first email field (passkeys). */
 	emailAutofill: boolean;
-	/** Some provider signs in through a redirect (OAuth 2 / OpenID Connect). */
+	/** Some provider signs in through a redirect (OAuth 2 / OpenID Connect): its button is listed by `getProviders()`, which `src/auth.ts` exports. */
 	oauth: boolean;
-	/** The sign-in page has a part of its own above any OAuth buttons: credentials' or the email provider's fields, or the passkey button. */
+	/** The sign-in page has a part of its own above any OAuth buttons: some descriptor's `signin/fields` section (fields, the passkey button). */
 	signInFields: boolean;
 	/** The sign-in page has an email field (a descriptor's `emailField`): passkeys are offered in its autofill. */
 	signInEmailField: boolean;
@@ -57,8 +58,6 @@ export interface TemplateContext {
 	drizzle?: { dialect: DrizzleSetup['dialect']; schema: string };
 	strategy: Answers['strategy'];
 	protect: string[];
-	/** The rate-limit store: `redis` makes its store in the config; `memory` is the runtime's default, so nothing is written. */
-	rateLimit: { redis: boolean };
 	kit: {
 		/** `#lib/…/index.js` subpath imports instead of `$lib/…` (see the `lib` helper). */
 		libImports: boolean;
@@ -102,8 +101,8 @@ export function templateContext(
 	const onDrizzle = adapter.drizzle && drizzle;
 	// Drizzle's adapter takes the app's own `db`.
 	const adapterImports = onDrizzle ? [{ names: '{ db }', module: drizzle.db }] : [];
-	const hasOAuth = scaffolds.some((scaffold) => scaffold.type === 'oauth');
-	const hasFields = scaffolds.some((scaffold) => scaffold.type !== 'oauth');
+	// Buttons listed at run time by getProviders() (OAuth), which src/auth.ts then exports.
+	const hasOAuth = parts.some((part) => part.exports?.includes('getProviders'));
 	const hasEmailField = parts.some((part) => part.emailField);
 	const emailAutofill = parts.some((part) => part.emailAutofill);
 	const sections: TemplateContext['sections'] = {};
@@ -121,11 +120,11 @@ export function templateContext(
 			else delete sections[slot];
 		}
 	}
+	const hasFields = sections['signin/fields'] !== undefined;
 	// Accounts made on this app (a password, a passkey): they sign up, and change things on /account.
 	const hasAccountsOfOurOwn = parts.some((part) => part.routes.includes('signup/+page.svelte'));
 	return {
 		typescript,
-		providers: Object.fromEntries(answers.providers.map((id) => [id, true])),
 		providerList: scaffolds.map(({ id }) => ({ id, partial: `providers/${id}` })),
 		imports: [...adapterImports, ...scaffolds.flatMap((scaffold) => scaffold.imports)].sort((a, b) => a.module.localeCompare(b.module)),
 		featureImports: resolved.features.flatMap((feature) => feature.imports),
@@ -138,7 +137,7 @@ export function templateContext(
 		signInEmailField: hasEmailField,
 		signInDivider: (hasEmailField && emailAutofill) || (hasFields && hasOAuth),
 		signUpPage: hasAccountsOfOurOwn,
-		accountActions: hasAccountsOfOurOwn,
+		accountActions: sections['account/actions'] !== undefined,
 		adapter: {
 			names: [adapter.factory, ...(adapter.alsoImports ?? [])].sort().join(', '),
 			module: `server/auth/adapters/${answers.adapter}`,
@@ -147,7 +146,6 @@ export function templateContext(
 		...(onDrizzle ? { drizzle: { dialect: drizzle.dialect, schema: drizzle.schema } } : {}),
 		strategy: answers.strategy,
 		protect: answers.protect,
-		rateLimit: { redis: answers.rateLimit === 'redis' },
 		kit: {
 			libImports: kit.libImports,
 			shadowedLibFolders: [...(kit.shadowedLibFolders ?? [])],

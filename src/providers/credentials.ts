@@ -31,7 +31,7 @@ export const credentials: ProviderScaffold = {
 	],
 	modules: ['server/auth/mail-smtp.ts', 'server/auth/email/smtp.ts'],
 	exports: ['signUp', 'requestPasswordReset', 'resetPassword', 'changePassword', 'verifyEmail'],
-	sections: ['auth/config', 'signin/state', 'signin/form-message', 'signin/fields', 'signin/styles', 'signup/props', 'signup/form-message', 'signup/form', 'signup/styles', 'signup/field-styles'],
+	sections: ['auth/config', 'signin/state', 'signin/form-message', 'signin/fields', 'signin/styles', 'signup/props', 'signup/form-message', 'signup/form', 'signup/styles', 'signup/field-styles', 'account/props', 'account/actions', 'account/styles', 'account-server/imports', 'account-server/actions'],
 	emailField: true,
 	dependencies: ['nodemailer'],
 	devDependencies: ['@types/nodemailer'],
