@@ -1,9 +1,8 @@
-import type { Answers } from '../answers.js';
+import { resolveAnswers, type Answers } from '../answers.js';
 import { parseModule, walk } from '../edits/ast.js';
 import { declaredVariables } from '../edits/env-module.js';
 import { authEnvVars, rateLimitEnvVars } from '../env-vars.js';
 import { MAIL_ENV } from '../providers/email.js';
-import { findProvider } from '../providers/index.js';
 import { lookupEnv, type Check, type EnvSources } from './check.js';
 
 /** Modules whose imports are environment variables, by how they expose them. */
@@ -19,15 +18,14 @@ const OBJECT_ENV_MODULES = ['$env/dynamic/private', '$app/env/private', '$env/st
  */
 export function missingEnvChecks(input: { answers: Answers; env: EnvSources }): Check[] {
 	const mailKeys = new Set(MAIL_ENV.map(({ key }) => key));
-	const providers: Check[] = input.answers.providers.flatMap((id) => {
-		const scaffold = findProvider(id);
-		return (scaffold?.env ?? [])
+	const providers: Check[] = resolveAnswers(input.answers).providers.flatMap((scaffold) => {
+		return scaffold.env
 			.filter(({ key }) => !mailKeys.has(key) && !lookupEnv(input.env, key))
 			.map(({ key, description }): Check => ({
 				id: `env-missing:${key}`,
 				status: 'warn',
 				message: `${key} is empty or missing in .env: ${description}`,
-				hint: `Fill it in .env; sign-in with ${scaffold!.label} fails until it is set.`
+				hint: `Fill it in .env; sign-in with ${scaffold.label} fails until it is set.`
 			}));
 	});
 	const store = rateLimitEnvVars(input.answers);
@@ -52,7 +50,7 @@ export function missingEnvChecks(input: { answers: Answers; env: EnvSources }): 
  * (links go to the server log), but it says so, with the reminder for production.
  */
 function mailCheck(input: { answers: Answers; env: EnvSources }): Check[] {
-	const mails = input.answers.providers.some((id) => findProvider(id)?.env.some(({ key }) => key === 'EMAIL_SERVER'));
+	const mails = resolveAnswers(input.answers).providers.some(({ env }) => env.some(({ key }) => key === 'EMAIL_SERVER'));
 	if (!mails) return [];
 	if (lookupEnv(input.env, 'EMAIL_SERVER')) return [{ id: 'email-server', status: 'ok', message: 'EMAIL_SERVER is set: emailed links (sign-in, password reset) are sent by SMTP.' }];
 	return [

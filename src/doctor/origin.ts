@@ -1,5 +1,4 @@
-import type { Answers } from '../answers.js';
-import { findProvider } from '../providers/index.js';
+import { resolveAnswers, type Answers } from '../answers.js';
 import { deployTarget, lookupEnv, type Check, type EnvSources } from './check.js';
 
 /** Where `vite dev` answers by default: the origin of callback URLs when AUTH_URL is unset. */
@@ -55,15 +54,15 @@ export function originChecks(input: { answers: Answers; env: EnvSources; depende
 		});
 	}
 
-	const oauth = input.answers.providers.flatMap((id) => {
-		const scaffold = findProvider(id);
-		return scaffold?.type === 'oauth' ? [scaffold] : [];
-	});
-	const email = input.answers.providers.some((id) => findProvider(id)?.type === 'email');
-	if (oauth.length === 0 && !email) return checks;
-	// What needs a trusted origin, and what stops without one.
-	const links = [...(oauth.length > 0 ? ['OAuth redirect URIs'] : []), ...(email ? ['email sign-in links'] : [])].join(' and ');
-	const flows = [...(oauth.length > 0 ? ['OAuth'] : []), ...(email ? ['email'] : [])].join(' and ');
+	const { providers } = resolveAnswers(input.answers);
+	const oauth = providers.filter((provider) => provider.trustedOrigin?.callback);
+	// What needs a trusted origin, and what stops without one: redirects first, then links.
+	const uses = [...new Map(providers.flatMap(({ trustedOrigin }) => (trustedOrigin ? [[trustedOrigin.links, trustedOrigin] as const] : []))).values()].sort(
+		(a, b) => Number(!a.callback) - Number(!b.callback)
+	);
+	if (uses.length === 0) return checks;
+	const links = uses.map((use) => use.links).join(' and ');
+	const flows = uses.map((use) => use.flow).join(' and ');
 
 	const trustHost = lookupEnv(input.env, 'AUTH_TRUST_HOST');
 	const target = deployTarget(input.dependencies);

@@ -1,7 +1,7 @@
 import type { ProviderScaffold } from './types.js';
 
 /** The fields an OAuth 2 / OpenID Connect provider's descriptor gives; {@link oauthProvider} adds the rest. */
-export type OAuthProviderFields = Omit<ProviderScaffold, 'type' | 'routes' | 'exports' | 'nextSteps'> & Partial<Pick<ProviderScaffold, 'routes'>>;
+export type OAuthProviderFields = Omit<ProviderScaffold, 'type' | 'routes' | 'exports' | 'nextSteps' | 'trustedOrigin'> & Partial<Pick<ProviderScaffold, 'routes'>>;
 
 /**
  * A redirect-based provider's descriptor: no page of its own (its button on `/signin` comes from
@@ -14,6 +14,7 @@ export function oauthProvider(fields: OAuthProviderFields): ProviderScaffold {
 		...fields,
 		type: 'oauth',
 		exports: ['getProviders'],
+		trustedOrigin: { links: 'OAuth redirect URIs', flow: 'OAuth', callback: true },
 		nextSteps: (base) => [
 			`${fields.label}: register the callback URL http://localhost:5173${base}/auth/callback/${fields.id} and fill ${fields.env.map(({ key }) => key).join(', ')} in .env.`,
 			...(fields.tryLocally ? [`  ${fields.tryLocally}`] : [])

@@ -81,6 +81,13 @@ export interface Descriptor {
 	emailField?: true;
 	/** It offers sign-in in the autofill of the sign-in page's first email field. */
 	emailAutofill?: true;
+	/**
+	 * What it builds on the app's trusted origin (`AUTH_URL`, or the request's host with
+	 * `AUTH_TRUST_HOST`), for `doctor`'s `trusted-origin` check: `links` names them
+	 * (`OAuth redirect URIs`), `flow` the sign-in that stops without one (`OAuth`); `callback`:
+	 * the app registers `<origin><base>/auth/callback/<id>` with the provider (`callback-url:<id>`).
+	 */
+	trustedOrigin?: { links: string; flow: string; callback?: true };
 	/** Steps printed after a run that added it; `base` is the app's `paths.base` as shown (`''`, `/base`, `<paths.base>`). */
 	nextSteps?(base: string): string[];
 }
