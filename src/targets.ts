@@ -1,7 +1,8 @@
 import { DRIZZLE_CONFIGS } from './drizzle.js';
 import { MANIFEST_PATH } from './manifest.js';
+import { FEATURES } from './features/index.js';
 import { PROVIDERS } from './providers/index.js';
-import type { ProviderScaffold } from './providers/types.js';
+import type { Descriptor } from './providers/types.js';
 
 /**
  * The app files the plan writes whole or patches, outside the vendored runtime, by what they
@@ -31,17 +32,17 @@ const APP_ROUTES = [
 ];
 
 /**
- * The pages an app with these providers gets, as template paths under `templates/routes/`:
- * every app's, then each provider's in order. A page two providers share (the sign-up page of
- * passwords and passkeys) is named once.
+ * The pages an app with these descriptors (providers, features) gets, as template paths under
+ * `templates/routes/`: every app's, then each descriptor's in order. A page two descriptors
+ * share (the sign-up page of passwords and passkeys) is named once.
  */
-export function routesFor(providers: readonly Pick<ProviderScaffold, 'routes'>[]): string[] {
-	return [...new Set([...APP_ROUTES, ...providers.flatMap(({ routes }) => routes)])];
+export function routesFor(descriptors: readonly Pick<Descriptor, 'routes'>[]): string[] {
+	return [...new Set([...APP_ROUTES, ...descriptors.flatMap(({ routes }) => routes)])];
 }
 
 /**
  * Every app-relative path a plan may write, patch or must see, whatever the answers: the files
- * of {@link APP_FILES}, the pages of every provider (under `src/routes/`), each `.ts` module with
+ * of {@link APP_FILES}, the pages of every provider and feature (under `src/routes/`), each `.ts` module with
  * its `.js` twin, the manifest and the Drizzle configs. The loader reads them all, so a plan
  * never takes a file on disk for an absent one.
  *
@@ -49,7 +50,7 @@ export function routesFor(providers: readonly Pick<ProviderScaffold, 'routes'>[]
  * (below the lib folder), package.json, the workspace root's files and the Drizzle schema.
  */
 export function plannedPaths(): string[] {
-	const routes = routesFor(PROVIDERS).map((route) => `src/routes/${route}`);
+	const routes = routesFor([...PROVIDERS, ...FEATURES]).map((route) => `src/routes/${route}`);
 	const withTwins = [...Object.values(APP_FILES), ...routes].flatMap((file) => (file.endsWith('.ts') && !file.endsWith('.d.ts') ? [file, file.replace(/\.ts$/, '.js')] : [file]));
 	return [...withTwins, MANIFEST_PATH, ...DRIZZLE_CONFIGS];
 }
