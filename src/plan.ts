@@ -22,6 +22,7 @@ import { installRootFile } from './workspace.js';
 import { PROVIDERS } from './providers/index.js';
 import { APP_FILES, routesFor } from './targets.js';
 import { reconcileFile } from './reconcile.js';
+import { movedFrom, movedTo } from './renames.js';
 import { createRenderer, libSpecifier, templateContext, type TemplateContext } from './render.js';
 
 /** Everything a plan depends on; gathered by the caller, so planning does no I/O. */
@@ -85,6 +86,23 @@ const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
 const LAYOUT_EDITS = ['load: session'];
 const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
 const DRIZZLE_SCHEMA_EDITS = ['export: auth tables'];
+
+/** The lib modules every app's generated files import: `src/auth.ts`, the pages, `app.d.ts`. */
+const APP_ENTRIES = ['server/auth/index', 'auth/index'];
+
+/**
+ * The runtime modules (keyed like the runtime's files, `server/auth/index.ts`) the generated
+ * files of an app with these answers import: every app's, the adapter's, and each chosen
+ * descriptor's `imports` and `entries`. What an app is vendored is what these reach.
+ */
+export function runtimeEntries(resolved: ResolvedAnswers): string[] {
+	const modules = [
+		...APP_ENTRIES,
+		`server/auth/adapters/${resolved.adapter.id}`,
+		...resolved.parts.flatMap(({ imports, entries }) => [...imports.map(({ module }) => module), ...(entries ?? [])])
+	];
+	return [...new Set(modules)].map((module) => `${module}.ts`);
+}
 
 /**
  * The one table of which runtime files an app gets. Every runtime file is vendored except:
@@ -217,11 +235,13 @@ async function formatted(run: PlanRun, path: string, rendered: string, base?: Ma
  */
 async function own(run: PlanRun, path: string, strategy: 'managed' | 'merge', rendered: string, fromRendered?: string): Promise<void> {
 	const { project, input, plan } = run;
-	const base = run.manifest?.files[path];
+	// A runtime module a release moved: the app's copy and record of its old path stand in (renames.ts).
+	const from = strategy === 'managed' ? movedFrom(path, project.libDir, run.manifest) : undefined;
+	const base = run.manifest?.files[from ?? path];
 	const content = await formatted(run, path, rendered, base);
 	const result = reconcileFile({
 		path,
-		current: project.files[path],
+		current: project.files[path] ?? (from === undefined ? undefined : project.files[from]),
 		base: base && 'content' in base ? base.content : undefined,
 		next: content,
 		from: fromRendered === undefined ? undefined : await formatted(run, path, fromRendered),
@@ -325,7 +345,9 @@ function planDropped(run: PlanRun): void {
 	const { project } = run;
 	for (const [path, file] of Object.entries(run.manifest?.files ?? {})) {
 		if (run.recorded[path] || file.strategy === 'patch' || project.files[path] === undefined) continue;
-		if (project.files[path] === file.content) write(run, path, file.strategy, undefined);
+		// A moved runtime module's old copy: its text, edits included, went to the new path (own).
+		const moved = movedTo(path, project.libDir);
+		if (project.files[path] === file.content || (moved && run.recorded[moved])) write(run, path, file.strategy, undefined);
 		else run.plan.skipped.push({ path, reason: 'no longer generated; kept because you changed it' });
 	}
 }

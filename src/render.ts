@@ -197,17 +197,21 @@ export function hrefValue(route: string, resolve: boolean, suffix?: string): str
  * Helpers, all registered here: `{{lib 'server/auth/index'}}`, a lib module's specifier for
  * the app's shape ({@link libSpecifier}); `href={{href '/signin'}}`, an attribute value linking a
  * route of the app ({@link hrefValue}).
+ *
+ * @param onLib called with every lib module a rendering names through `lib` (tests use it to
+ *   check that the runtime an app is vendored covers what its files import)
  */
-export function createRenderer(templates: TextFiles): (name: string, context: TemplateContext) => string {
+export function createRenderer(templates: TextFiles, onLib?: (modulePath: string) => void): (name: string, context: TemplateContext) => string {
 	const handlebars = Handlebars.create();
 	for (const [name, source] of Object.entries(templates)) {
 		if (/^(providers|features|adapters)\//.test(name)) {
 			handlebars.registerPartial(name.replace(/(\.ts)?\.hbs$/, ''), source);
 		}
 	}
-	handlebars.registerHelper('lib', (modulePath: string, options: Handlebars.HelperOptions) =>
-		libSpecifier(modulePath, (options.data.root as TemplateContext).kit)
-	);
+	handlebars.registerHelper('lib', (modulePath: string, options: Handlebars.HelperOptions) => {
+		onLib?.(modulePath);
+		return libSpecifier(modulePath, (options.data.root as TemplateContext).kit);
+	});
 	handlebars.registerHelper('href', (route: string, ...rest: unknown[]) =>
 		hrefValue(route, (rest.at(-1) as Handlebars.HelperOptions).data.root.kit.resolve, rest.length > 1 ? String(rest[0]) : undefined)
 	);

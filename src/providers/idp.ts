@@ -20,6 +20,7 @@ export const idp = oauthProvider({
 	],
 	tryLocally: 'To try it with nothing registered, run npx create-auth dev-idp and paste the values it prints into .env.',
 	authImports: ['refreshAccessToken'],
+	entries: ['auth/types', 'server/auth/config'],
 	sections: ['auth/callbacks'],
 	appTypes: [
 		{

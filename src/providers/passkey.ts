@@ -15,6 +15,7 @@ export const passkey: ProviderScaffold = {
 	routes: ['signup/+page.svelte'],
 	modules: ['server/auth/providers/passkey.ts', 'server/auth/webauthn/ceremonies.ts', 'auth/passkey.ts'],
 	dependencies: ['@simplewebauthn/server', '@simplewebauthn/browser'],
+	entries: ['auth/passkey'],
 	needs: [{ capability: 'authenticators', why: 'store passkeys: its schema has no authenticator table' }],
 	sections: ['signin/imports', 'signin/messages', 'signin/script', 'signin/client-message', 'signin/fields', 'signup/imports', 'signup/state', 'signup/client-message', 'signup/script', 'signup/form', 'signup/alternative', 'signup/alternative-styles', 'account/page-imports', 'account/imports', 'account/script', 'account/actions', 'account/styles'],
 	emailAutofill: true

@@ -63,6 +63,12 @@ export interface Descriptor {
 	routes: string[];
 	/** Runtime files (lib-relative) vendored only with it: they import its dependencies. */
 	modules?: string[];
+	/**
+	 * Lib modules (without extension) its partials and `appTypes` edits import besides
+	 * {@link imports}': `auth/passkey` for the passkey pages, `auth/types` for idp's token types.
+	 * With `imports`, the entry modules of the runtime an app is vendored (see `runtimeEntries`).
+	 */
+	entries?: string[];
 	/** Packages its runtime module imports, added to the app's `dependencies`. */
 	dependencies?: string[];
 	/** Their types, added to `devDependencies`. */
