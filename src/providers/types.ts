@@ -109,9 +109,9 @@ export interface ProviderScaffold extends Descriptor {
 	/** Short hint shown next to the label in the prompt. */
 	hint: string;
 	/**
-	 * `oauth` for redirect-based providers (OAuth 2 / OpenID Connect): the app registers
-	 * `<origin>/auth/callback/<id>`, its sign-in button comes from `getProviders()`.
-	 * `credentials` and `email` have fields on the sign-in page, `webauthn` (passkeys) a button.
+	 * The kind of its runtime provider: `oauth` for redirect-based ones (OAuth 2 / OpenID
+	 * Connect; see `oauthProvider`), `credentials`, `email`, `webauthn` (passkeys). Descriptive
+	 * only: nothing in the CLI branches on it; what differs between kinds is in the fields above.
 	 */
 	type: 'credentials' | 'oauth' | 'email' | 'webauthn';
 	/** For `oauth` providers: how to try it with nothing registered, printed among the next steps. */
