@@ -1,23 +1,13 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { RequestEvent } from '@sveltejs/kit';
+import type { ActionFailure, RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
-import type { AppResolve } from './http/app-paths.js';
-import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import { logMailer, type Mailer } from './email/mail.js';
+import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
+import type { AppResolve } from './http/app-paths.js';
 import { createRateLimits, type RateLimitConfig, type RateLimits } from './limits/rate-limit.js';
+import type { AccountTokens, Profile, TokenSet } from './providers/profile.js';
 import { sessionCacheFor, type SessionCache } from './session/cache.js';
-import {
-	endpointUrl,
-	type AccountTokens,
-	type CommonProviderOptions,
-	type CredentialsConfig,
-	type EmailConfig,
-	type OAuthConfig,
-	type Profile,
-	type ProviderType,
-	type RelyingParty
-} from './providers/types.js';
 
 /**
  * The decrypted session cookie. `sub` is the user id; `iat` / `exp` are epoch seconds.
@@ -73,58 +63,81 @@ export interface Logger {
 	error(error: Error): void;
 }
 
-/**
- * A provider that signs users in with a passkey (WebAuthn): a key pair made on the user's
- * device, the public key kept through the adapter's authenticator methods. Build one with
- * `Passkey()` (`providers/passkey.ts`); the ceremonies are the runtime's (`webauthn.ts`).
- * @see create-auth docs/api.md#passkey, #adapter-records (`AdapterAuthenticator`)
- */
-export interface WebAuthnConfig extends CommonProviderOptions {
-	type: 'webauthn';
-	relyingParty: RelyingParty;
-	/**
-	 * The ceremonies (`webauthn.ts`), carried by the provider so that only apps with passkeys
-	 * load them and `@simplewebauthn/server`.
-	 */
-	ceremonies: WebAuthnCeremonies;
-	/** Milliseconds the browser gives the user to answer its passkey prompt (the WebAuthn `timeout`). */
-	timeout: number;
-	/** Whether the sign-in page offers the device's passkeys in the email field's autofill (WebAuthn conditional mediation). */
-	enableConditionalUI: boolean;
+/** The provider types; `webauthn` is the passkey provider's (`providers/passkey.ts`). */
+export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn';
+
+/** Fields every provider has. `id` is what the sign-in form posts as `providerId`. */
+export interface CommonProviderOptions {
+	id: string;
+	name: string;
+	type: ProviderType;
 }
 
 /**
- * What `handle` and the `signIn` action call for a passkey provider: `options` answers
- * `GET <basePath>/webauthn-options/<id>` (JSON), `signIn` checks a posted ceremony response and
- * returns where the `signIn` callback chose to go, if it did. Declared here with the provider
- * union, not in `providers/types.ts`: the ceremonies take the resolved config, which holds the
- * providers, so the two would import each other.
+ * The routes the runtime answers inside `handle`, `<base><basePath>/<route>/<provider id>`, for
+ * the provider whose flow has that route: `callback` (where an OAuth provider sends the browser
+ * back), `webauthn-options` (a passkey ceremony's options). `handle` looks at a request's path
+ * for these names before it resolves the config, so that other requests pay nothing.
  */
-export interface WebAuthnCeremonies {
-	options(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig): Promise<Response>;
-	signIn(event: RequestEvent, config: ResolvedConfig, provider: WebAuthnConfig, form: FormData): Promise<string | undefined>;
+export const PROVIDER_ROUTES = ['callback', 'webauthn-options'] as const;
+
+/** One of {@link PROVIDER_ROUTES}. */
+export type ProviderRoute = (typeof PROVIDER_ROUTES)[number];
+
+/**
+ * A route handler of a flow: the answer, or undefined to let the request go on to the app
+ * (a method the route does not take). It may end the request by throwing SvelteKit's redirect.
+ */
+export type ProviderRouteHandler<P> = { bivarianceHack(event: RequestEvent, config: ResolvedConfig, provider: P): Promise<Response | undefined> }['bivarianceHack'];
+
+/**
+ * The form actions a flow may offer, by their name in `SvelteKitAuthResult`: the page that
+ * mounts one posts to the provider that offers it (the first, if several do).
+ */
+export type ProviderAction = 'signUp' | 'emailLink' | 'requestPasswordReset' | 'resetPassword' | 'changePassword' | 'verifyEmail';
+
+/** A form action of a flow: what SvelteKit's `Action` returns (data, an `ActionFailure`, or nothing after a redirect). */
+export type ProviderActionHandler<P> = { bivarianceHack(event: RequestEvent, config: ResolvedConfig, provider: P): Promise<unknown> }['bivarianceHack'];
+
+/**
+ * How a provider runs its flow: carried on the provider object (`provider.flow`), set by its
+ * factory, so that `handle` and the actions dispatch to it without knowing the provider's type,
+ * and an app loads the code of the flows it uses only.
+ *
+ * - `signIn` — the `signIn` form action for this provider: start the sign-in (OAuth: the
+ *   authorization URL; email: send the link) or finish it (credentials, passkey). Returns where
+ *   to send the browser with a 303 (an absolute URL only when built here from the config), or an
+ *   `ActionFailure` to answer the page with (a malformed address). Throws `AuthError`s, which
+ *   the action logs and turns into `?error=<type>` on the sign-in page.
+ * - `routes` — the {@link PROVIDER_ROUTES} it answers for this provider's id.
+ * - `actions` — the {@link ProviderAction}s it offers.
+ * - `check` — called once the config is resolved: throws `MissingAdapter` for an adapter that
+ *   lacks what the flow needs, logs `InvalidProvider` for settings it lacks (the app still starts).
+ * - `callbackBase` — the `<origin><base><basePath>` of the callback URL `getProviders()`
+ *   shows, when it is not the app's own (a redirect proxy).
+ * - `refreshTokens` — a refresh-token grant (RFC 6749 §6), for `refreshAccessToken`.
+ * @see create-auth docs/api.md#providers
+ */
+export interface ProviderFlow<P extends ProviderConfig = ProviderConfig> {
+	signIn(event: RequestEvent, config: ResolvedConfig, provider: P, form: FormData, callbackUrl: string | undefined): Promise<string | ActionFailure<Record<string, unknown>>>;
+	routes?: { readonly [R in ProviderRoute]?: ProviderRouteHandler<P> };
+	actions?: { readonly [A in ProviderAction]?: ProviderActionHandler<P> };
+	check?(provider: P, config: ResolvedConfig): void;
+	callbackBase?(provider: P, config: ResolvedConfig): string | undefined;
+	refreshTokens?(provider: P, refreshToken: string): Promise<TokenSet>;
 }
 
-/** Any provider config. */
-export type ProviderConfig = CredentialsConfig | OAuthConfig | EmailConfig | WebAuthnConfig;
+/**
+ * A provider: its id, name and type, the flow that runs it, and the data its flow reads
+ * (`providers/types.ts` has each kind: `CredentialsConfig`, `EmailConfig`, `OAuthConfig`,
+ * `WebAuthnConfig`). Build one with a factory (`providers/<id>.ts`), which sets the flow.
+ */
+export interface ProviderConfig extends CommonProviderOptions {
+	flow: ProviderFlow<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each kind narrows it to its own config
+}
 
 /** A provider, or a function that returns one (resolved once per config). */
 export type Provider = ProviderConfig | (() => ProviderConfig);
-
-/** True for `email` providers. */
-export function isEmailProvider(provider: ProviderConfig): provider is EmailConfig {
-	return provider.type === 'email';
-}
-
-/** True for `webauthn` (passkey) providers. */
-export function isWebAuthnProvider(provider: ProviderConfig): provider is WebAuthnConfig {
-	return provider.type === 'webauthn';
-}
-
-/** True for `oauth` and `oidc` providers. */
-export function isOAuthProvider(provider: ProviderConfig): provider is OAuthConfig {
-	return provider.type === 'oauth' || provider.type === 'oidc';
-}
 
 /** Configuration of {@link SvelteKitAuth}. Durations are in seconds. */
 export interface SvelteKitAuthConfig {
@@ -262,41 +275,6 @@ export interface ResolvedConfig {
 
 const DAY = 24 * 60 * 60;
 
-/** What email sign-in needs of the adapter: the verification tokens, and users found or made by address. */
-const EMAIL_ADAPTER_METHODS = [
-	'createVerificationToken',
-	'useVerificationToken',
-	'getUserByEmail',
-	'createUser',
-	'updateUser',
-	'getUserByAccount',
-	'linkAccount'
-] as const;
-
-/** What confirming a password account's address needs of the adapter, beyond what password sign-in needs. */
-const VERIFY_EMAIL_ADAPTER_METHODS = ['createVerificationToken', 'useVerificationToken', 'getUser', 'getUserByEmail', 'updateUser'] as const;
-
-/** What passkeys need of the adapter: their authenticators, and users found, made and linked. */
-const WEBAUTHN_ADAPTER_METHODS = [
-	'createAuthenticator',
-	'getAuthenticator',
-	'listAuthenticatorsByUserId',
-	'updateAuthenticatorCounter',
-	'getUser',
-	'getUserByEmail',
-	'createUser',
-	'linkAccount'
-] as const;
-
-/**
- * Checks that `adapter` has every one of `methods`, which `feature` needs.
- * @throws {MissingAdapter} naming the missing ones.
- */
-function requireAdapterMethods(adapter: Adapter | undefined, methods: readonly (keyof Adapter)[], feature: string): void {
-	const lacking = methods.filter((method) => !adapter?.[method]);
-	if (lacking.length > 0) throw new MissingAdapter(`${feature} needs an adapter with ${lacking.join('(), ')}().`);
-}
-
 /**
  * Applies defaults and validates.
  * @throws {MissingSecret} no secret, or one shorter than 32 characters.
@@ -325,22 +303,8 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 		throw new MissingAdapter('The database session strategy needs an `adapter`.');
 	}
 	const providers = config.providers.map((provider) => (typeof provider === 'function' ? provider() : provider));
-	const email = providers.find(isEmailProvider);
-	const passkey = providers.find(isWebAuthnProvider);
-	if (email) requireAdapterMethods(config.adapter, EMAIL_ADAPTER_METHODS, `The ${email.id} provider`);
-	if (passkey) requireAdapterMethods(config.adapter, WEBAUTHN_ADAPTER_METHODS, `The ${passkey.id} provider`);
-	if (config.passwords?.requireEmailVerification) requireAdapterMethods(config.adapter, VERIFY_EMAIL_ADAPTER_METHODS, 'passwords.requireEmailVerification');
 	const logger: Logger = { error: (error) => console.error(error), ...config.logger };
-	for (const provider of providers.filter(isOAuthProvider)) {
-		const missing = missingSettings(provider);
-		if (missing.length === 0) continue;
-		logger.error(
-			new InvalidProvider(
-				`Provider "${provider.id}" has no ${missing.join(' and no ')}: signing in with it fails until they are set (the generated src/auth.ts reads them from .env).`
-			)
-		);
-	}
-	return {
+	const resolved: ResolvedConfig = {
 		providers,
 		adapter: config.adapter,
 		secrets,
@@ -372,10 +336,9 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 			verificationMaxAge: config.passwords?.verificationMaxAge ?? DAY
 		}
 	};
-}
-
-/** What an OAuth provider lacks to run a flow: a client id, and an issuer or its endpoints. */
-function missingSettings(provider: OAuthConfig): string[] {
-	const located = provider.issuer || provider.wellKnown || (endpointUrl(provider.authorization) && endpointUrl(provider.token));
-	return [...(provider.clientId ? [] : ['clientId']), ...(located ? [] : ['issuer'])];
+	for (const provider of providers) {
+		if (provider.flow) provider.flow.check?.(provider, resolved);
+		else logger.error(new InvalidProvider(`Provider "${provider.id}" has no flow: build it with its factory (providers/<id>.ts); signing in with it fails.`));
+	}
+	return resolved;
 }

@@ -1,18 +1,34 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+/**
+ * The runtime's public entry, what every app imports (`$lib/server/auth`): `SvelteKitAuth`, the
+ * config and provider types, errors, guards, rate limits, mail, token refresh. Each export is
+ * named, and everything here is what every app needs: nothing reached from this module loads
+ * OAuth, OAuth 1.0a, WebAuthn, email links or passwords. Those come with the provider that uses
+ * them, through its factory (`providers/<id>.ts`, imported by the generated `src/auth.ts`),
+ * which puts its flow on the provider (`ProviderFlow`). Password accounts are `passwords.ts`,
+ * the SMTP mailer `mail-smtp.ts`, the Redis store `rate-limit-redis.ts`, each by its own path.
+ * @see create-auth docs/api.md
+ */
 export { SvelteKitAuth } from './kit.js';
 export type { AppEnvironment, AppProvider, Handle, SvelteKitAuthResult } from './kit.js';
 export type { AppResolve } from './http/app-paths.js';
+export { PROVIDER_ROUTES } from './config.js';
 export type {
 	Account,
 	Callbacks,
+	CommonProviderOptions,
 	JWT,
 	Logger,
 	PasswordOptions,
 	Provider,
+	ProviderAction,
+	ProviderActionHandler,
 	ProviderConfig,
-	SvelteKitAuthConfig,
-	WebAuthnCeremonies,
-	WebAuthnConfig
+	ProviderFlow,
+	ProviderRoute,
+	ProviderRouteHandler,
+	ProviderType,
+	SvelteKitAuthConfig
 } from './config.js';
 export type { Session, User } from '../../auth/types.js';
 export type {
@@ -27,8 +43,8 @@ export type {
 } from './adapters/types.js';
 export { conformInternal, customFetch, isDate } from './providers/types.js';
 export type {
-	CommonProviderOptions,
 	CredentialsConfig,
+	EmailConfig,
 	EndpointConfig,
 	OAuth2Config,
 	OAuthConfig,
@@ -38,14 +54,13 @@ export type {
 	OIDCConfig,
 	OIDCUserConfig,
 	Profile,
-	ProviderType,
 	RelyingParty,
 	TokenEndpointConfig,
 	TokenSet,
-	UserinfoEndpointConfig
+	UserinfoEndpointConfig,
+	WebAuthnConfig
 } from './providers/types.js';
-export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './oauth/refresh.js';
-export type { OAuth1Config } from './oauth1/types.js';
+export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './session/refresh.js';
 export {
 	AccessDenied,
 	AdapterError,
@@ -72,5 +87,4 @@ export { matchesPathPrefix } from './http/redirects.js';
 export { isNavigation, matchesRequestPath, requireSession, requireUser, type SignedInSession } from './http/guards.js';
 export { DEFAULT_RATE_LIMITS, memoryRateLimitStore } from './limits/rate-limit.js';
 export type { Limiter, RateLimitConfig, RateLimitRule, RateLimitStore } from './limits/rate-limit.js';
-export { configurePasswordHashing, type PasswordHashingLimits } from './passwords/passwords.js';
 export { logMailer, type Mailer, type MailMessage } from './email/mail.js';

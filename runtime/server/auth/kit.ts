@@ -2,19 +2,14 @@
 import type { Action, RequestEvent } from '@sveltejs/kit';
 import type { sequence } from '@sveltejs/kit/hooks';
 import type { Session } from '../../auth/types.js';
-import { signInAction, signOutAction } from './signin/actions.js';
 import type { Awaitable } from './adapters/types.js';
+import { resolveConfig, type GetConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
 import { appBase, type AppResolve } from './http/app-paths.js';
-import { isOAuthProvider, resolveConfig, type GetConfig, type ProviderConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
-import { emailLinkAction } from './signin/email.js';
-import { verifyEmailAction } from './email/verification.js';
-import { proxyUrlOf } from './oauth/proxy.js';
-import { changePasswordAction, requestPasswordResetAction, resetPasswordAction } from './passwords/account.js';
-import type { OAuthConfig, OAuthProviderButtonStyles, ProviderType } from './providers/types.js';
 import { registerRequest, useRequestEvent } from './http/guards.js';
-import { callbackProvider, oauthCallback, webauthnOptionsProvider } from './signin/routes.js';
+import type { OAuthProviderButtonStyles, ProviderType } from './providers/types.js';
 import { readSession } from './session/session.js';
-import { signUpAction } from './passwords/signup.js';
+import { providerAction, signInAction, signOutAction } from './signin/actions.js';
+import { PROVIDER_ROUTE_PATH, providerRoute } from './signin/routes.js';
 
 /**
  * SvelteKit's `handle` hook type. SvelteKit 2 exports it from `@sveltejs/kit` and SvelteKit 3
@@ -67,24 +62,21 @@ export interface SvelteKitAuthResult {
 	handle: Handle;
 	signIn: Action;
 	signOut: Action;
-	/** The `/signup` page's action: a new email + password account, signed in at once, or once it confirms its address with `passwords.requireEmailVerification` (see {@link signUpAction}). */
+	/** The `/signup` page's action: a new email + password account, signed in at once, or once it confirms its address with `passwords.requireEmailVerification` (the credentials provider's; `passwords/signup.ts`). */
 	signUp: Action;
-	/** The action of the page an emailed sign-in link opens: uses the link and signs in (see {@link emailLinkAction}). */
+	/** The action of the page an emailed sign-in link opens: uses the link and signs in (the email provider's; `signin/email.ts`). */
 	emailLink: Action;
-	/** The forgot-password page's action: emails a password-reset link (see {@link requestPasswordResetAction}). */
+	/** The forgot-password page's action: emails a password-reset link (the credentials provider's; `passwords/account.ts`). */
 	requestPasswordReset: Action;
-	/** The action of the page a password-reset link opens: sets the new password and signs in (see {@link resetPasswordAction}). */
+	/** The action of the page a password-reset link opens: sets the new password and signs in (the credentials provider's). */
 	resetPassword: Action;
-	/** The account page's action: the signed-in user changes their password (see {@link changePasswordAction}). */
+	/** The account page's action: the signed-in user changes their password (the credentials provider's). */
 	changePassword: Action;
-	/** The action of the page a sign-up's confirmation link opens: confirms the address and signs in (see {@link verifyEmailAction}). */
+	/** The action of the page a sign-up's confirmation link opens: confirms the address and signs in (the credentials provider's; `email/verification.ts`). */
 	verifyEmail: Action;
 	/** The providers, for a sign-in page's `load` to draw one button each. */
 	getProviders(event: RequestEvent): Promise<AppProvider[]>;
 }
-
-/** Paths `handle` may answer itself (the config says which exactly): OAuth callbacks, passkey options. */
-const AUTH_ROUTE = /\/(callback|webauthn-options)\//;
 
 /**
  * Sets up authentication for a SvelteKit app.
@@ -121,14 +113,10 @@ export function SvelteKitAuth(
 		getConfig = async () => (resolved ??= resolveConfig(config, app.resolve));
 	}
 
-	/** An OAuth callback (a 303) and a passkey options request (JSON) are answered here; any other path goes on to the app. */
+	/** A provider's route (an OAuth callback: a 303; passkey options: JSON) is answered by its flow; any other path goes on to the app. */
 	const routeOrResolve: Handle = async ({ event, resolve }) => {
-		const resolved = await getConfig(event);
-		const provider = callbackProvider(event.url, resolved);
-		if (provider) await oauthCallback(event, resolved, provider.id);
-		const passkey = event.request.method === 'GET' ? webauthnOptionsProvider(event.url, resolved) : undefined;
-		if (passkey) return passkey.ceremonies.options(event, resolved, passkey);
-		return resolve(event);
+		const answer = providerRoute(event, await getConfig(event));
+		return (answer && (await answer())) ?? resolve(event);
 	};
 
 	const handle: Handle = (input) => {
@@ -137,44 +125,38 @@ export function SvelteKitAuth(
 		const locals = event.locals as { auth?: () => Promise<Session | null> };
 		locals.auth = () => (session ??= getConfig(event).then((resolved) => readSession(event, resolved)));
 		registerRequest(locals, getConfig);
-		return AUTH_ROUTE.test(event.url.pathname) ? routeOrResolve(input) : resolve(event);
+		return PROVIDER_ROUTE_PATH.test(event.url.pathname) ? routeOrResolve(input) : resolve(event);
 	};
 
 	const getProviders = async (event: RequestEvent): Promise<AppProvider[]> => {
 		const resolved = await getConfig(event);
 		const origin = resolved.origin ?? event.url.origin;
 		const base = appBase(event.url, resolved);
-		// Behind a redirect proxy, the callback URL to register is the proxy's.
-		const callbackBase = (provider: ProviderConfig) => (isOAuthProvider(provider) && proxyUrlOrNone(resolved, provider)) || `${origin}${base}${resolved.basePath}`;
-		return resolved.providers.map((provider) => ({
-			id: provider.id,
-			name: provider.name,
-			type: provider.type,
-			signinUrl: `${base}${resolved.pages.signIn}`,
-			callbackUrl: `${callbackBase(provider)}/callback/${provider.id}`,
-			...(isOAuthProvider(provider) && provider.style ? { style: provider.style } : {})
-		}));
+		return resolved.providers.map((provider) => {
+			// Behind a redirect proxy, the callback URL to register is the proxy's (the flow knows).
+			const callbackBase = provider.flow?.callbackBase?.(provider, resolved) ?? `${origin}${base}${resolved.basePath}`;
+			const { style } = provider as { style?: OAuthProviderButtonStyles };
+			return {
+				id: provider.id,
+				name: provider.name,
+				type: provider.type,
+				signinUrl: `${base}${resolved.pages.signIn}`,
+				callbackUrl: `${callbackBase}/callback/${provider.id}`,
+				...(style ? { style } : {})
+			};
+		});
 	};
 
 	return {
 		handle,
 		signIn: signInAction(getConfig),
 		signOut: signOutAction(getConfig),
-		signUp: signUpAction(getConfig),
-		emailLink: emailLinkAction(getConfig),
-		requestPasswordReset: requestPasswordResetAction(getConfig),
-		resetPassword: resetPasswordAction(getConfig),
-		changePassword: changePasswordAction(getConfig),
-		verifyEmail: verifyEmailAction(getConfig),
+		signUp: providerAction(getConfig, 'signUp'),
+		emailLink: providerAction(getConfig, 'emailLink'),
+		requestPasswordReset: providerAction(getConfig, 'requestPasswordReset'),
+		resetPassword: providerAction(getConfig, 'resetPassword'),
+		changePassword: providerAction(getConfig, 'changePassword'),
+		verifyEmail: providerAction(getConfig, 'verifyEmail'),
 		getProviders
 	};
-}
-
-/** {@link proxyUrlOf}, with an invalid proxy URL read as none (sign-in reports it, not the page). */
-function proxyUrlOrNone(config: ResolvedConfig, provider: OAuthConfig): string | undefined {
-	try {
-		return proxyUrlOf(config, provider);
-	} catch {
-		return undefined;
-	}
 }

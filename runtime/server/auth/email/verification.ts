@@ -1,8 +1,9 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { fail, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
-import type { AdapterUser } from '../adapters/types.js';
+import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
+import { need, requireAdapterMethods } from '../adapters/methods.js';
+import type { Adapter, AdapterUser } from '../adapters/types.js';
 import { appBase } from '../http/app-paths.js';
-import type { GetConfig, ResolvedConfig } from '../config.js';
+import type { ResolvedConfig } from '../config.js';
 import { isEmail, normalizeEmail } from './address.js';
 import { EmailNotVerified, EmailSignInError, Verification } from '../errors.js';
 import { callbackUrlOf, formText, readForm } from '../http/form.js';
@@ -10,7 +11,6 @@ import { linkMail } from './mail.js';
 import { passwordAccount, PASSWORD_PROVIDER } from '../passwords/passwords.js';
 import { countAttempt } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
-import { need } from '../adapters/methods.js';
 import { toUser } from '../session/session.js';
 import { finishSignIn } from '../signin/finish.js';
 import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './verification-tokens.js';
@@ -21,6 +21,17 @@ import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './
  * for another.
  */
 const verifyIdentifier = (email: string) => `verify-email:${email}`;
+
+/** What confirming a password account's address needs of the adapter, beyond what password sign-in needs. */
+const VERIFY_EMAIL_ADAPTER_METHODS = ['createVerificationToken', 'useVerificationToken', 'getUser', 'getUserByEmail', 'updateUser'] as const;
+
+/**
+ * The startup check of `passwords.requireEmailVerification` (the credentials flow's `check`).
+ * @throws {MissingAdapter} the adapter lacks a method confirming an address needs (named).
+ */
+export function requireEmailVerificationAdapter(adapter: Adapter | undefined): void {
+	requireAdapterMethods(adapter, VERIFY_EMAIL_ADAPTER_METHODS, 'passwords.requireEmailVerification');
+}
 
 /**
  * Mails `email` a one-time link confirming it is the user's: a token issued for
@@ -81,24 +92,21 @@ export type VerifyEmailFailure = ActionFailure<{ error: 'Verification'; message:
  * @throws {AdapterError} the adapter failed (SvelteKit's error page).
  * @see create-auth docs/api.md#adapter-records (`emailVerified`), #adapter-methods (`useVerificationToken`)
  */
-export function verifyEmailAction(getConfig: GetConfig): Action {
-	return async (event): Promise<VerifyEmailFailure> => {
-		const config = await getConfig(event);
-		const form = await readForm(event.request);
-		const email = normalizeEmail(formText(form.get('email')) ?? '');
-		const token = formText(form.get('token'));
-		let user: AdapterUser | null;
-		try {
-			if (!token || !isEmail(email)) throw new Verification('The confirmation link has no token or no valid address.');
-			await useVerificationToken(config, verifyIdentifier(email), token);
-			user = await need(config, 'getUserByEmail')(email);
-			if (!user) throw new Verification(`No user has the address ${email} any more.`);
-			if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: new Date() });
-		} catch (err) {
-			if (!(err instanceof Verification)) throw err;
-			config.logger.error(err);
-			return fail(400, { error: 'Verification', message: 'This link is invalid, used or expired. Sign in with your password to get a new one.', email });
-		}
-		return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrlOf(event, form));
-	};
+export async function verifyEmailAction(event: RequestEvent, config: ResolvedConfig): Promise<VerifyEmailFailure> {
+	const form = await readForm(event.request);
+	const email = normalizeEmail(formText(form.get('email')) ?? '');
+	const token = formText(form.get('token'));
+	let user: AdapterUser | null;
+	try {
+		if (!token || !isEmail(email)) throw new Verification('The confirmation link has no token or no valid address.');
+		await useVerificationToken(config, verifyIdentifier(email), token);
+		user = await need(config, 'getUserByEmail')(email);
+		if (!user) throw new Verification(`No user has the address ${email} any more.`);
+		if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: new Date() });
+	} catch (err) {
+		if (!(err instanceof Verification)) throw err;
+		config.logger.error(err);
+		return fail(400, { error: 'Verification', message: 'This link is invalid, used or expired. Sign in with your password to get a new one.', email });
+	}
+	return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrlOf(event, form));
 }

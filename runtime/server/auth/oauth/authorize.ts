@@ -27,8 +27,17 @@ export function checksOf(provider: OAuthConfig, proxied: boolean): Set<'state' |
  * @throws {TypeError} an invalid `redirectProxyUrl`.
  */
 export function redirectUriOf(url: URL, config: ResolvedConfig, provider: OAuthConfig): string {
-	const origin = appOriginOf(url, config);
-	return `${proxyUrlOf(config, provider) ?? `${origin}${appBase(url, config)}${config.basePath}`}/callback/${provider.id}`;
+	const proxy = proxyUrlOf(config, provider);
+	return proxy ? `${proxy}/callback/${provider.id}` : callbackUriOf(url, config, provider);
+}
+
+/**
+ * This deployment's own callback URL for `provider`, `<origin><base><basePath>/callback/<id>`
+ * (no redirect proxy: OAuth 1.0a's `oauth_callback`).
+ * @throws {UntrustedHost} neither `url` nor `trustHost`.
+ */
+export function callbackUriOf(url: URL, config: ResolvedConfig, provider: OAuthConfig): string {
+	return `${appOriginOf(url, config)}${appBase(url, config)}${config.basePath}/callback/${provider.id}`;
 }
 
 /**

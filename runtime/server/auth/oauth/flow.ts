@@ -5,7 +5,6 @@ import type { ResolvedConfig } from '../config.js';
 import { authCookie } from '../session/cookies.js';
 import { InvalidCheck } from '../errors.js';
 import { seal, unseal } from '../session/jwt.js';
-import type { Credentials } from '../oauth1/types.js';
 
 /**
  * What a started sign-in must remember until its callback: the provider it was started for,
@@ -22,7 +21,7 @@ export interface FlowState extends Record<string, unknown> {
 	 * OAuth 1.0a only: the temporary credentials (RFC 5849 §2.1). The callback's `oauth_token`
 	 * must be this one, and its secret signs the token request.
 	 */
-	temporaryCredentials?: Credentials;
+	temporaryCredentials?: { oauth_token: string; oauth_token_secret: string };
 	/** Validated target after sign-in (a path or an allowed absolute URL). */
 	redirectTo?: string;
 }

@@ -16,7 +16,7 @@ import { SvelteKitAuth } from '../kit.js';
 import Idp from '../providers/idp.js';
 import OIDC from '../providers/oidc.js';
 import { customFetch, type FetchLike, type OAuthConfig } from '../providers/types.js';
-import { refreshAccessToken, type TokenFields } from './refresh.js';
+import { refreshAccessToken, type TokenFields } from '../session/refresh.js';
 
 /**
  * The OAuth/OIDC flow against a real OpenID provider (the dev IdP, oidc-provider) on

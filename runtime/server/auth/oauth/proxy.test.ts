@@ -4,9 +4,10 @@ import { signInAtDevIdp, startDevIdp, type DevIdp } from '../../../../src/dev-id
 import { Jar, redirectOf, requestEvent } from '../../../test/event.js';
 import { resolveConfig, type SvelteKitAuthConfig } from '../config.js';
 import { SvelteKitAuth } from '../kit.js';
-import type { OAuth1Config } from '../oauth1/types.js';
 import Idp from '../providers/idp.js';
+import Social from '../providers/social.js';
 import { customFetch, type FetchLike, type OAuthConfig } from '../providers/types.js';
+import { oauthFlow } from '../signin/oauth.js';
 import { proxyState, proxyUrlOf } from './proxy.js';
 
 /**
@@ -248,7 +249,7 @@ describe('starting a sign-in through the proxy', () => {
 
 describe('proxyUrlOf', () => {
 	const config = resolveConfig({ secret, providers: [], redirectProxyUrl: 'https://app.example/auth/' });
-	const provider = { id: 'x', name: 'X', type: 'oauth' } satisfies OAuthConfig;
+	const provider = { id: 'x', name: 'X', type: 'oauth', flow: oauthFlow } satisfies OAuthConfig;
 
 	it("is the provider's, else the config's, without a trailing slash, query or fragment", () => {
 		expect(proxyUrlOf(config, provider)).toBe('https://app.example/auth');
@@ -256,8 +257,12 @@ describe('proxyUrlOf', () => {
 		expect(proxyUrlOf(resolveConfig({ secret, providers: [] }), provider)).toBeUndefined();
 	});
 
-	it('is undefined for OAuth 1.0a providers (no state to carry the origin)', () => {
-		const oauth1: OAuth1Config = { ...provider, version: '1.0a', requestToken: 'https://x.example/request_token', redirectProxyUrl: PROXY_URL };
-		expect(proxyUrlOf(config, oauth1)).toBeUndefined();
+	it('is not used by OAuth 1.0a providers (no state to carry the origin): their callback URL stays this deployment\'s', async () => {
+		const oauth1 = Social({ version: '1.0a', clientId: 'k', clientSecret: 's', redirectProxyUrl: PROXY_URL });
+		const oauth2 = Social({ clientId: 'k', clientSecret: 's', id: 'social2', redirectProxyUrl: PROXY_URL });
+		const { getProviders } = SvelteKitAuth({ secret, trustHost: true, providers: [oauth1, oauth2] });
+		const [one, two] = await getProviders(requestEvent('http://localhost/signin', new Jar()));
+		expect(one?.callbackUrl).toBe('http://localhost/auth/callback/social');
+		expect(two?.callbackUrl).toBe(`${PROXY_URL}/callback/social2`);
 	});
 });

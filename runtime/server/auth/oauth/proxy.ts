@@ -4,7 +4,6 @@ import { appBase } from '../http/app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import { InvalidCheck } from '../errors.js';
 import { seal, unseal } from '../session/jwt.js';
-import { isOAuth1Provider } from '../oauth1/types.js';
 import type { OAuthConfig } from '../providers/types.js';
 import { FLOW_MAX_AGE } from './flow.js';
 
@@ -29,14 +28,14 @@ const isHttp = (url: URL) => url.protocol === 'https:' || url.protocol === 'http
 /**
  * The redirect proxy a provider's sign-ins go through: the provider's `redirectProxyUrl`, else
  * the config's, as `<origin><path>` without a trailing slash (no query, no fragment); undefined
- * when neither is set, and for OAuth 1.0a providers, whose callback has no `state` to carry the
- * origin (they keep this deployment's own callback).
+ * when neither is set. Only the OAuth 2 flow calls it: an OAuth 1.0a callback has no `state` to
+ * carry the origin, so those providers keep this deployment's own callback.
  * @throws {TypeError} the URL is not an absolute http(s) URL.
  * @see create-auth docs/api.md#redirect-proxy
  */
 export function proxyUrlOf(config: ResolvedConfig, provider: OAuthConfig): string | undefined {
 	const configured = provider.redirectProxyUrl || config.redirectProxyUrl;
-	if (!configured || isOAuth1Provider(provider)) return undefined;
+	if (!configured) return undefined;
 	const url = URL.canParse(configured) ? new URL(configured) : undefined;
 	if (!url || !isHttp(url)) throw new TypeError(`redirectProxyUrl of "${provider.id}" is not an absolute http(s) URL: ${JSON.stringify(configured)}.`);
 	return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { RequestEvent } from '@sveltejs/kit';
 import type { ResolvedConfig } from '../config.js';
-import { redirectUriOf } from '../oauth/authorize.js';
+import { callbackUriOf } from '../oauth/authorize.js';
 import { saveFlow } from '../oauth/flow.js';
 import { endpointRequestUrl, processCredentialsResponse, signedRequest } from './request.js';
 import type { Credentials, OAuth1Config } from './types.js';
@@ -40,7 +40,7 @@ export function resourceOwnerAuthorizationUrl(provider: OAuth1Config, temporary:
 /**
  * Starts an OAuth 1.0a sign-in: temporary credentials whose callback is the redirect URI
  * (`<origin><base><basePath>/callback/<id>`, `<base>` being SvelteKit's `paths.base`; see
- * {@link redirectUriOf}), kept with their secret in the encrypted flow cookie bound to the
+ * {@link callbackUriOf}), kept with their secret in the encrypted flow cookie bound to the
  * provider, and the authorization URL to redirect to.
  * @throws {UntrustedHost} no trusted origin for the callback URI.
  * @throws what {@link temporaryCredentialsRequest} throws (the caller reports OAuthSignInError).
@@ -52,7 +52,7 @@ export async function oauth1AuthorizationUrl(
 	provider: OAuth1Config,
 	redirectTo: string | undefined
 ): Promise<string> {
-	const redirectUri = redirectUriOf(event.url, config, provider);
+	const redirectUri = callbackUriOf(event.url, config, provider);
 	const temporaryCredentials = await temporaryCredentialsRequest(provider, redirectUri);
 	await saveFlow(event.cookies, event.url, config, { provider: provider.id, redirectUri, redirectTo, temporaryCredentials }, false);
 	return resourceOwnerAuthorizationUrl(provider, temporaryCredentials);

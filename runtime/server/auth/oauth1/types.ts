@@ -1,5 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { EndpointConfig, OAuth2Config, OAuthConfig, Profile } from '../providers/types.js';
+import type { EndpointConfig, OAuth2Config, Profile } from '../providers/types.js';
 
 /**
  * A provider that signs in over OAuth 1.0a (RFC 5849) instead of OAuth 2. It keeps the OAuth 2
@@ -29,9 +29,4 @@ export interface OAuth1Config<P extends Profile = Profile> extends OAuth2Config<
 export interface Credentials {
 	oauth_token: string;
 	oauth_token_secret: string;
-}
-
-/** True for a provider configured for OAuth 1.0a (`version: '1.0a'`). */
-export function isOAuth1Provider(provider: OAuthConfig): provider is OAuth1Config {
-	return (provider as Partial<OAuth1Config>).version === '1.0a';
 }

@@ -8,6 +8,7 @@ import { MemoryAdapter } from '../adapters/memory.js';
 import type { Adapter } from '../adapters/types.js';
 import type { SvelteKitAuthConfig } from '../config.js';
 import { authorizeWithPassword, configurePasswordHashing, hashPassword, registerWithPassword, type RegisterAdapter } from './passwords.js';
+import Credentials from '../providers/credentials.js';
 import Email from '../providers/email.js';
 import { memoryRateLimitStore } from '../limits/rate-limit.js';
 import { hashToken } from '../email/verification-tokens.js';
@@ -158,7 +159,10 @@ describe('resetting the password from the link', () => {
 		['no token', 'none']
 	])('refuses %s with 400 Verification: no session, the password unchanged', async (_, kind) => {
 		freezeDate('2026-03-01T10:00:00Z');
-		const { auth, adapter } = app({ providers: [Email({ server: inbox().url })] }, MemoryAdapter());
+		// The password pages are the credentials provider's: it stays beside the email provider.
+		const adapter = MemoryAdapter();
+		const credentials = Credentials({ credentials: { email: {}, password: {} }, authorize: (fields) => authorizeWithPassword(adapter as never, fields) });
+		const { auth } = app({ providers: [credentials, Email({ server: inbox().url })] }, adapter);
 		await register(adapter, 'ada@example.com', 'old password');
 		await register(adapter, 'eve@example.com', 'eve password');
 		let link: string;

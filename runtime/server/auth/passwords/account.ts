@@ -1,8 +1,8 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { fail, type Action, type ActionFailure } from '@sveltejs/kit';
+import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { AdapterAccount } from '../adapters/types.js';
 import { appBase } from '../http/app-paths.js';
-import type { GetConfig, ResolvedConfig } from '../config.js';
+import type { ResolvedConfig } from '../config.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
 import { AdapterError, EmailSignInError, Verification } from '../errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
@@ -40,33 +40,30 @@ export type PasswordFormFailure = ActionFailure<{ error: string; message: string
  * @throws {UntrustedHost} neither `AUTH_URL` nor a trusted host (for every address alike).
  * @throws {AdapterError} the adapter failed; {@link MissingAdapter} it lacks `getAccount` or the token methods.
  */
-export function requestPasswordResetAction(getConfig: GetConfig): Action {
-	return async (event): Promise<PasswordResetRequested | PasswordFormFailure> => {
-		const config = await getConfig(event);
-		const form = await readForm(event.request);
-		const typed = formText(form.get('email')) ?? '';
-		const email = normalizeEmail(typed);
-		if (!isEmail(email)) return fail(400, { error: 'InvalidEmail', message: 'Enter a valid email address.', email: typed });
-		const limits = config.rateLimits;
-		try {
-			if (limits) await countAttempt(limits, [[limits.emailLinkPerClient, clientAddress(event)], [limits.emailLinkPerEmail, email]]);
-		} catch (err) {
-			const refused = refusedAttempt(event, config, err, typed, 'Password reset');
-			if (refused) return refused;
-			throw err;
-		}
-		const origin = appOriginOf(event.url, config);
-		if (await need(config, 'getAccount')(email, PASSWORD_PROVIDER)) {
-			const { token, expires } = await issueVerificationToken(config, resetIdentifier(email), config.passwords.resetMaxAge);
-			const url = emailedLinkUrl({ origin, base: appBase(event.url, config) }, config.pages.resetPassword, { token, email });
-			const { host } = new URL(origin);
-			const mail = linkMail(email, { subject: `Reset your password for ${host}`, intro: `Choose a new password for ${host}:`, action: 'Reset password', url, expires });
-			config.mailer(mail).catch((err: unknown) => {
-				config.logger.error(new EmailSignInError(`Sending the password-reset link to ${email} failed.`, { provider: PASSWORD_PROVIDER, err: err as Error }));
-			});
-		}
-		return { sent: true, email };
-	};
+export async function requestPasswordResetAction(event: RequestEvent, config: ResolvedConfig): Promise<PasswordResetRequested | PasswordFormFailure> {
+	const form = await readForm(event.request);
+	const typed = formText(form.get('email')) ?? '';
+	const email = normalizeEmail(typed);
+	if (!isEmail(email)) return fail(400, { error: 'InvalidEmail', message: 'Enter a valid email address.', email: typed });
+	const limits = config.rateLimits;
+	try {
+		if (limits) await countAttempt(limits, [[limits.emailLinkPerClient, clientAddress(event)], [limits.emailLinkPerEmail, email]]);
+	} catch (err) {
+		const refused = refusedAttempt(event, config, err, typed, 'Password reset');
+		if (refused) return refused;
+		throw err;
+	}
+	const origin = appOriginOf(event.url, config);
+	if (await need(config, 'getAccount')(email, PASSWORD_PROVIDER)) {
+		const { token, expires } = await issueVerificationToken(config, resetIdentifier(email), config.passwords.resetMaxAge);
+		const url = emailedLinkUrl({ origin, base: appBase(event.url, config) }, config.pages.resetPassword, { token, email });
+		const { host } = new URL(origin);
+		const mail = linkMail(email, { subject: `Reset your password for ${host}`, intro: `Choose a new password for ${host}:`, action: 'Reset password', url, expires });
+		config.mailer(mail).catch((err: unknown) => {
+			config.logger.error(new EmailSignInError(`Sending the password-reset link to ${email} failed.`, { provider: PASSWORD_PROVIDER, err: err as Error }));
+		});
+	}
+	return { sent: true, email };
 }
 
 /**
@@ -85,46 +82,43 @@ export function requestPasswordResetAction(getConfig: GetConfig): Action {
  *    link reached the address). Ends with a 303 to the validated `callbackUrl`, or `/`.
  * @throws {AdapterError} the adapter failed (the page shows SvelteKit's error page).
  */
-export function resetPasswordAction(getConfig: GetConfig): Action {
-	return async (event): Promise<PasswordFormFailure> => {
-		const config = await getConfig(event);
-		const form = await readForm(event.request);
-		const email = normalizeEmail(formText(form.get('email')) ?? '');
-		const token = formText(form.get('token'));
-		const invalidLink = () =>
-			fail(400, { error: 'Verification', message: 'This reset link is invalid, used or expired. Ask for a new one.', email });
-		if (!token || !isEmail(email)) return invalidLink();
-		const checked = checkNewPassword(form.get('password'));
-		if (!checked.ok) return fail(400, { error: checked.code, message: checked.message, email });
-		let account: AdapterAccount | null;
+export async function resetPasswordAction(event: RequestEvent, config: ResolvedConfig): Promise<PasswordFormFailure> {
+	const form = await readForm(event.request);
+	const email = normalizeEmail(formText(form.get('email')) ?? '');
+	const token = formText(form.get('token'));
+	const invalidLink = () =>
+		fail(400, { error: 'Verification', message: 'This reset link is invalid, used or expired. Ask for a new one.', email });
+	if (!token || !isEmail(email)) return invalidLink();
+	const checked = checkNewPassword(form.get('password'));
+	if (!checked.ok) return fail(400, { error: checked.code, message: checked.message, email });
+	let account: AdapterAccount | null;
+	try {
+		const used = await useVerificationToken(config, resetIdentifier(email), token);
+		let hash: string;
 		try {
-			const used = await useVerificationToken(config, resetIdentifier(email), token);
-			let hash: string;
-			try {
-				hash = await hashPassword(checked.password);
-			} catch (err) {
-				// The hashing queue is full: the link goes back, for the visitor to try again.
-				await need(config, 'createVerificationToken')(used);
-				throw err;
-			}
-			account = await need(config, 'getAccount')(email, PASSWORD_PROVIDER);
-			if (!account) throw new Verification(`The account of ${email} has no password any more.`);
-			await replacePasswordHash(config, account, hash);
+			hash = await hashPassword(checked.password);
 		} catch (err) {
-			const refused = refusedAttempt(event, config, err, email, 'Password reset');
-			if (refused) return refused;
-			if (!(err instanceof Verification)) throw err;
-			config.logger.error(err);
-			return invalidLink();
+			// The hashing queue is full: the link goes back, for the visitor to try again.
+			await need(config, 'createVerificationToken')(used);
+			throw err;
 		}
-		await clearSignInCount(config, email);
-		let user = await need(config, 'getUser')(account.userId);
-		if (!user) return invalidLink();
-		// The link reached the address: it is confirmed, as a confirmation link would have.
-		if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: new Date() });
-		await endUserSessions(event, config, user.id);
-		return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrlOf(event, form));
-	};
+		account = await need(config, 'getAccount')(email, PASSWORD_PROVIDER);
+		if (!account) throw new Verification(`The account of ${email} has no password any more.`);
+		await replacePasswordHash(config, account, hash);
+	} catch (err) {
+		const refused = refusedAttempt(event, config, err, email, 'Password reset');
+		if (refused) return refused;
+		if (!(err instanceof Verification)) throw err;
+		config.logger.error(err);
+		return invalidLink();
+	}
+	await clearSignInCount(config, email);
+	let user = await need(config, 'getUser')(account.userId);
+	if (!user) return invalidLink();
+	// The link reached the address: it is confirmed, as a confirmation link would have.
+	if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: new Date() });
+	await endUserSessions(event, config, user.id);
+	return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrlOf(event, form));
 }
 
 /** What the account page shows once the password is changed. */
@@ -143,35 +137,32 @@ export type PasswordChanged = { passwordChanged: true };
  * @returns `{ passwordChanged: true }`, or the refusal (`form` = `{ error, message }`)
  * @throws {AdapterError} the adapter failed.
  */
-export function changePasswordAction(getConfig: GetConfig): Action {
-	return async (event): Promise<PasswordChanged | PasswordFormFailure> => {
-		const config = await getConfig(event);
-		const user = await requireUser(event);
-		const form = await readForm(event.request);
-		const email = user.email ?? '';
-		const account = email ? await need(config, 'getAccount')(email, PASSWORD_PROVIDER) : null;
-		if (!account || account.userId !== user.id || typeof account.password_hash !== 'string') {
-			return fail(400, { error: 'NoPassword', message: 'This account has no password to change.' });
+export async function changePasswordAction(event: RequestEvent, config: ResolvedConfig): Promise<PasswordChanged | PasswordFormFailure> {
+	const user = await requireUser(event);
+	const form = await readForm(event.request);
+	const email = user.email ?? '';
+	const account = email ? await need(config, 'getAccount')(email, PASSWORD_PROVIDER) : null;
+	if (!account || account.userId !== user.id || typeof account.password_hash !== 'string') {
+		return fail(400, { error: 'NoPassword', message: 'This account has no password to change.' });
+	}
+	try {
+		const limits = config.rateLimits;
+		if (limits) await countAttempt(limits, [[limits.signInPerEmail, email]]);
+		const checked = checkNewPassword(form.get('password'));
+		if (!checked.ok) return fail(400, { error: checked.code, message: checked.message });
+		if (!(await verifyPassword(formText(form.get('currentPassword')) ?? '', account.password_hash))) {
+			return fail(400, { error: 'WrongPassword', message: 'Your current password is not right.' });
 		}
-		try {
-			const limits = config.rateLimits;
-			if (limits) await countAttempt(limits, [[limits.signInPerEmail, email]]);
-			const checked = checkNewPassword(form.get('password'));
-			if (!checked.ok) return fail(400, { error: checked.code, message: checked.message });
-			if (!(await verifyPassword(formText(form.get('currentPassword')) ?? '', account.password_hash))) {
-				return fail(400, { error: 'WrongPassword', message: 'Your current password is not right.' });
-			}
-			await replacePasswordHash(config, account, await hashPassword(checked.password));
-		} catch (err) {
-			const refused = refusedAttempt(event, config, err, email, 'Password change');
-			if (refused) return refused;
-			throw err;
-		}
-		await clearSignInCount(config, email);
-		await endUserSessions(event, config, user.id);
-		await startSession(event, config, user, passwordAccount(user.id));
-		return { passwordChanged: true };
-	};
+		await replacePasswordHash(config, account, await hashPassword(checked.password));
+	} catch (err) {
+		const refused = refusedAttempt(event, config, err, email, 'Password change');
+		if (refused) return refused;
+		throw err;
+	}
+	await clearSignInCount(config, email);
+	await endUserSessions(event, config, user.id);
+	await startSession(event, config, user, passwordAccount(user.id));
+	return { passwordChanged: true };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { fail, type Action, type ActionFailure } from '@sveltejs/kit';
+import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { AdapterUser } from '../adapters/types.js';
-import type { GetConfig } from '../config.js';
+import type { ResolvedConfig } from '../config.js';
 import { normalizeEmail } from '../email/address.js';
 import { sendEmailVerification } from '../email/verification.js';
 import { MissingAdapter } from '../errors.js';
@@ -33,38 +33,35 @@ export type VerificationSent = { verificationSent: true; email: string };
  * and signing in mails a new link).
  * @throws {MissingAdapter} the adapter lacks `getUserByEmail`, `createUser` or `linkAccount`.
  */
-export function signUpAction(getConfig: GetConfig): Action {
-	return async (event): Promise<VerificationSent | ActionFailure<{ email: string; code?: string; error?: string; message: string }>> => {
-		const config = await getConfig(event);
-		const adapter = config.adapter;
-		if (!adapter?.getUserByEmail || !adapter.createUser || !adapter.linkAccount) {
-			throw new MissingAdapter('Sign-up needs an adapter with getUserByEmail(), createUser() and linkAccount().');
-		}
-		const form = await readForm(event.request);
-		const email = formText(form.get('email')) ?? '';
-		const callbackUrl = callbackUrlOf(event, form);
-		let user: AdapterUser;
-		try {
-			const limits = config.rateLimits;
-			if (limits) await countAttempt(limits, [[limits.signUpPerClient, clientAddress(event)]]);
-			const result = await registerWithPassword(adapter as RegisterAdapter, { email: form.get('email'), password: form.get('password') });
-			if (!result.ok) return fail(result.code === 'Unavailable' ? 503 : 400, { email, code: result.code, message: result.message });
-			user = result.user;
-		} catch (err) {
-			const refused = refusedAttempt(event, config, err, email, 'Sign-up');
-			if (refused) return refused;
-			throw err;
-		}
-		if (!config.passwords.requireEmailVerification) return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrl);
-		// registerWithPassword stored the address normalized, as the link must carry it.
-		const address = normalizeEmail(email);
-		try {
-			await sendEmailVerification(event, config, address, callbackUrl);
-		} catch (err) {
-			config.logger.error(err as Error);
-			const message = 'Your account is created, but the email to confirm it could not be sent. Sign in to get a new one.';
-			return fail(503, { email, error: 'EmailSignInError', message });
-		}
-		return { verificationSent: true, email: address };
-	};
+export async function signUpAction(event: RequestEvent, config: ResolvedConfig): Promise<VerificationSent | ActionFailure<{ email: string; code?: string; error?: string; message: string }>> {
+	const adapter = config.adapter;
+	if (!adapter?.getUserByEmail || !adapter.createUser || !adapter.linkAccount) {
+		throw new MissingAdapter('Sign-up needs an adapter with getUserByEmail(), createUser() and linkAccount().');
+	}
+	const form = await readForm(event.request);
+	const email = formText(form.get('email')) ?? '';
+	const callbackUrl = callbackUrlOf(event, form);
+	let user: AdapterUser;
+	try {
+		const limits = config.rateLimits;
+		if (limits) await countAttempt(limits, [[limits.signUpPerClient, clientAddress(event)]]);
+		const result = await registerWithPassword(adapter as RegisterAdapter, { email: form.get('email'), password: form.get('password') });
+		if (!result.ok) return fail(result.code === 'Unavailable' ? 503 : 400, { email, code: result.code, message: result.message });
+		user = result.user;
+	} catch (err) {
+		const refused = refusedAttempt(event, config, err, email, 'Sign-up');
+		if (refused) return refused;
+		throw err;
+	}
+	if (!config.passwords.requireEmailVerification) return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrl);
+	// registerWithPassword stored the address normalized, as the link must carry it.
+	const address = normalizeEmail(email);
+	try {
+		await sendEmailVerification(event, config, address, callbackUrl);
+	} catch (err) {
+		config.logger.error(err as Error);
+		const message = 'Your account is created, but the email to confirm it could not be sent. Sign in to get a new one.';
+		return fail(503, { email, error: 'EmailSignInError', message });
+	}
+	return { verificationSent: true, email: address };
 }

@@ -1,8 +1,9 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { credentialsFlow } from '../signin/credentials.js';
 import type { CredentialsConfig } from './types.js';
 
 /** Options of {@link Credentials}: the config without `type`, with `id` and `name` optional. */
-export type CredentialsOptions<C extends string> = Omit<CredentialsConfig<C>, 'type' | 'id' | 'name'> &
+export type CredentialsOptions<C extends string> = Omit<CredentialsConfig<C>, 'type' | 'id' | 'name' | 'flow'> &
 	Partial<Pick<CredentialsConfig<C>, 'id' | 'name'>>;
 
 /**
@@ -12,5 +13,5 @@ export type CredentialsOptions<C extends string> = Omit<CredentialsConfig<C>, 't
  * @see create-auth docs/api.md#credentials
  */
 export default function Credentials<C extends string = string>(options: CredentialsOptions<C>): CredentialsConfig<C> {
-	return { id: 'credentials', name: 'Credentials', ...options, type: 'credentials' };
+	return { id: 'credentials', name: 'Credentials', ...options, type: 'credentials', flow: credentialsFlow };
 }

@@ -2,6 +2,7 @@
 import type { Awaitable } from '../adapters/types.js';
 import { linkMail } from '../email/mail.js';
 import { smtpMailer, type SmtpMailerOptions } from '../email/smtp.js';
+import { emailFlow } from '../signin/email.js';
 import type { EmailConfig, VerificationRequestParams } from './types.js';
 
 /** Options of {@link Email}. Durations are in seconds. */
@@ -35,5 +36,5 @@ export default function Email(options: EmailOptions = {}): EmailConfig {
 			const { host } = new URL(url);
 			return mailer(linkMail(identifier, { subject: `Sign in to ${host}`, intro: `Sign in to ${host}:`, action: 'Sign in', url, expires }));
 		});
-	return { id: 'email', name: 'Email', ...names, type: 'email', maxAge, sendVerificationRequest: send };
+	return { id: 'email', name: 'Email', ...names, type: 'email', flow: emailFlow, maxAge, sendVerificationRequest: send };
 }

@@ -1,4 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { oauthFlow } from '../signin/oauth.js';
 import { withOptions } from './merge.js';
 import { customFetch, type OAuth2Config, type OAuthUserConfig, type Profile } from './types.js';
 
@@ -25,6 +26,7 @@ export default function GitHub<P extends GitHubProfile = GitHubProfile>(options:
 			id: 'github',
 			name: 'GitHub',
 			type: 'oauth',
+			flow: oauthFlow,
 			issuer: 'https://github.com/login/oauth',
 			authorization: { url: 'https://github.com/login/oauth/authorize', params: { scope: 'read:user user:email' } },
 			token: 'https://github.com/login/oauth/access_token',

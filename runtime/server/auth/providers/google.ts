@@ -1,4 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { oauthFlow } from '../signin/oauth.js';
 import { withOptions } from './merge.js';
 import type { OIDCConfig, OIDCUserConfig, Profile } from './types.js';
 
@@ -26,6 +27,7 @@ export default function Google<P extends GoogleProfile = GoogleProfile>(options:
 			id: 'google',
 			name: 'Google',
 			type: 'oidc',
+			flow: oauthFlow,
 			issuer: 'https://accounts.google.com',
 			checks: ['pkce', 'state', 'nonce'],
 			style: { brandColor: '#ffffff', text: '#1f1f1f' }

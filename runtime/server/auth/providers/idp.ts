@@ -1,4 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { oauthFlow } from '../signin/oauth.js';
 import { withOptions } from './merge.js';
 import type { OAuthUserConfig, OIDCConfig } from './types.js';
 
@@ -69,6 +70,7 @@ export default function Idp<P extends IdentityProviderProfile>(options: IdpOptio
 			id: 'idp',
 			name: 'Identity Provider',
 			type: 'oidc',
+			flow: oauthFlow,
 			issuer,
 			authorization: { params: { scope: 'openid offline_access email profile', tenantId: options.tenantId } },
 			checks: ['pkce', 'state', 'nonce'],

@@ -25,6 +25,7 @@ export function withOptions<P extends Profile, C extends OAuthConfig<P>>(builtIn
 		...builtIn,
 		...options,
 		type: builtIn.type,
+		flow: builtIn.flow,
 		authorization: mergeEndpoint(builtIn.authorization, options.authorization),
 		token: mergeEndpoint(builtIn.token, options.token),
 		userinfo: mergeEndpoint(builtIn.userinfo, options.userinfo),

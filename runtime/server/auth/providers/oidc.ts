@@ -1,4 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { oauthFlow } from '../signin/oauth.js';
 import { withOptions } from './merge.js';
 import type { OIDCConfig, OIDCUserConfig, Profile } from './types.js';
 
@@ -12,5 +13,5 @@ import type { OIDCConfig, OIDCUserConfig, Profile } from './types.js';
  * @see OpenID Connect Core 1.0 §3.1, OpenID Connect Discovery 1.0
  */
 export default function OIDC<P extends Profile = Profile>(options: OIDCUserConfig<P> & { issuer: string | undefined }): OIDCConfig<P> {
-	return withOptions<P, OIDCConfig<P>>({ id: 'oidc', name: 'OpenID Connect', type: 'oidc', checks: ['pkce', 'state', 'nonce'] }, options);
+	return withOptions<P, OIDCConfig<P>>({ id: 'oidc', name: 'OpenID Connect', type: 'oidc', flow: oauthFlow, checks: ['pkce', 'state', 'nonce'] }, options);
 }

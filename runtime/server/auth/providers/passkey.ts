@@ -1,7 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { passkeySignIn, webauthnOptionsRoute } from '../webauthn/ceremonies.js';
-import type { WebAuthnConfig } from '../config.js';
-import type { RelyingParty } from './types.js';
+import { passkeyFlow } from '../signin/passkey.js';
+import type { RelyingParty, WebAuthnConfig } from './types.js';
 
 /** Options of {@link Passkey}. */
 export interface PasskeyOptions {
@@ -34,6 +33,6 @@ export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
 		relyingParty,
 		timeout,
 		enableConditionalUI,
-		ceremonies: { options: webauthnOptionsRoute, signIn: passkeySignIn }
+		flow: passkeyFlow
 	};
 }

@@ -1,7 +1,9 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { oauth1Flow } from '../oauth1/flow.js';
 import { endpointRequestUrl } from '../oauth1/request.js';
 import type { OAuth1Config } from '../oauth1/types.js';
 import { userinfoRequest } from '../oauth1/userinfo.js';
+import { oauthFlow } from '../signin/oauth.js';
 import { withOptions } from './merge.js';
 import { customFetch, type EndpointConfig, type OAuth2Config, type OAuthUserConfig, type Profile } from './types.js';
 
@@ -34,6 +36,9 @@ export interface SocialProfile extends Profile {
 	includes?: { tweets?: { id: string; text: string }[] };
 	[claim: string]: unknown;
 }
+
+/** The OAuth 1.0a provider config (`version: '1.0a'`), exported here: only this provider speaks OAuth 1.0a. */
+export type { OAuth1Config };
 
 /** Options of {@link Social}: any provider option, and the protocol `version`. */
 export type SocialOptions<P extends SocialProfile> = OAuthUserConfig<P> & {
@@ -100,6 +105,7 @@ export default function Social<P extends SocialProfile = SocialProfile>(options:
 		return withOptions<P, OAuth1Config<P>>(
 			{
 				...common,
+				flow: oauth1Flow,
 				version: '1.0a',
 				requestToken: 'https://api.x.com/oauth/request_token',
 				authorization: 'https://api.x.com/oauth/authenticate',
@@ -117,6 +123,7 @@ export default function Social<P extends SocialProfile = SocialProfile>(options:
 	return withOptions<P, OAuth2Config<P> & { version: '2.0' }>(
 		{
 			...common,
+			flow: oauthFlow,
 			version: '2.0',
 			authorization: { url: 'https://x.com/i/oauth2/authorize', params: { scope: 'users.read tweet.read offline.access' } },
 			token: 'https://api.x.com/2/oauth2/token',

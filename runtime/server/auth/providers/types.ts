@@ -1,17 +1,17 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { TokenEndpointResponse } from 'oauth4webapi';
+/**
+ * What each kind of provider is made of: the data a factory (`providers/<id>.ts`) returns,
+ * with the `flow` that runs its sign-in (see `ProviderFlow` in `config.ts`). Types only, and
+ * no protocol code: importing this module loads neither OAuth nor WebAuthn.
+ * @see create-auth docs/api.md#providers
+ */
 import type { User } from '../../../auth/types.js';
-import type { Awaitable, JsonValue } from '../adapters/types.js';
+import type { Awaitable } from '../adapters/types.js';
+import type { ProviderConfig, ProviderFlow } from '../config.js';
+import type { AccountTokens, Profile, TokenSet } from './profile.js';
 
-/** The provider types of the spec; `webauthn` is the passkey provider's (`providers/passkey.ts`). */
-export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn';
-
-/** Fields every provider has. `id` is what the sign-in form posts as `providerId`. */
-export interface CommonProviderOptions {
-	id: string;
-	name: string;
-	type: ProviderType;
-}
+export type { AccountTokens, Profile, TokenSet } from './profile.js';
+export type { CommonProviderOptions, ProviderType } from '../config.js';
 
 /** Describes one input of a credentials form (used to label fields). */
 export interface CredentialInput {
@@ -25,8 +25,10 @@ export interface CredentialInput {
  * files are dropped) and the request, and returns the user or null to reject. It may throw
  * `CredentialsSignin` (or a subclass with its own `code`) to reject with a code.
  */
-export interface CredentialsConfig<C extends string = string> extends CommonProviderOptions {
+export interface CredentialsConfig<C extends string = string> extends ProviderConfig {
 	type: 'credentials';
+	/** Signs in with `authorize`; also offers the password-account actions (sign-up, reset, change, confirm). Set by `Credentials()`. */
+	flow: ProviderFlow<CredentialsConfig>;
 	credentials: Record<C, CredentialInput>;
 	authorize(credentials: Partial<Record<C, unknown>>, request: Request): Awaitable<User | null>;
 }
@@ -51,59 +53,15 @@ export interface VerificationRequestParams {
  * link"). Build one with `Email()` (`providers/email.ts`, nodemailer over SMTP).
  * @see create-auth docs/api.md#email
  */
-export interface EmailConfig extends CommonProviderOptions {
+export interface EmailConfig extends ProviderConfig {
 	type: 'email';
+	/** Sends the link, and offers the `emailLink` action that uses it. Set by `Email()`. */
+	flow: ProviderFlow<EmailConfig>;
 	/** Seconds a link stays valid. Default (in `Email()`) 24 hours. */
 	maxAge: number;
 	/** Sends the link; a throw or rejection fails the sign-in with `EmailSignInError`. */
 	sendVerificationRequest(params: VerificationRequestParams): Awaitable<void>;
 }
-
-/**
- * User info from an OAuth provider: the OpenID Connect standard claims (all optional), plus
- * whatever else the provider sends.
- * @see create-auth docs/api.md#profile; OpenID Connect Core 1.0 §5.1
- */
-export interface Profile {
-	id?: string | null;
-	sub?: string | null;
-	name?: string | null;
-	given_name?: string | null;
-	family_name?: string | null;
-	middle_name?: string | null;
-	nickname?: string | null;
-	preferred_username?: string | null;
-	profile?: string | null;
-	picture?: unknown;
-	website?: string | null;
-	email?: string | null;
-	email_verified?: boolean | null;
-	gender?: string | null;
-	birthdate?: string | null;
-	zoneinfo?: string | null;
-	locale?: string | null;
-	phone_number?: string | null;
-	updated_at?: Date | string | number | null;
-	address?: {
-		formatted?: string | null;
-		street_address?: string | null;
-		locality?: string | null;
-		region?: string | null;
-		postal_code?: string | null;
-		country?: string | null;
-	} | null;
-	[claim: string]: unknown;
-}
-
-/**
- * The token endpoint's answer (RFC 6749 §5.1), as oauth4webapi returns it: `access_token`,
- * `token_type` (lowercased), `expires_in` (seconds), `refresh_token`, `scope`, `id_token`, and
- * any extra members.
- */
-export type TokenSet = Partial<TokenEndpointResponse> & Record<string, unknown>;
-
-/** The account fields a provider's `account()` keeps from the token set (snake_case, JSON). */
-export type AccountTokens = Record<string, JsonValue | undefined>;
 
 /** Button looks for the sign-in page. `bg` and `text` are the deprecated spellings. */
 export interface OAuthProviderButtonStyles {
@@ -175,8 +133,13 @@ export const conformInternal: unique symbol = Symbol.for('create-auth.conformInt
  * (RFC 8414, OpenID Connect Discovery) or are given one by one.
  * @see create-auth docs/api.md#oauth-2-and-openid-connect; RFC 6749; RFC 7636
  */
-export interface OAuth2Config<P extends Profile = Profile> extends CommonProviderOptions {
+export interface OAuth2Config<P extends Profile = Profile> extends ProviderConfig {
 	type: 'oauth' | 'oidc';
+	/**
+	 * The protocol: the authorization redirect, the `callback` route, the refresh-token grant.
+	 * Set by the factory (OAuth 2 for every built-in provider; OAuth 1.0a for `Social({ version: '1.0a' })`).
+	 */
+	flow: ProviderFlow<OAuthConfig>;
 	clientId?: string;
 	clientSecret?: string;
 	/** The authorization server's issuer identifier; with `wellKnown` absent, discovery starts here. */
@@ -234,9 +197,9 @@ export interface OIDCConfig<P extends Profile = Profile> extends OAuth2Config<P>
 export type OAuthConfig<P extends Profile = Profile> = OAuth2Config<P> | OIDCConfig<P>;
 
 /** What a user passes to a built-in provider's factory: any config field except `type` / `options`. */
-export type OAuthUserConfig<P extends Profile = Profile> = Omit<Partial<OAuthConfig<P>>, 'options' | 'type'>;
+export type OAuthUserConfig<P extends Profile = Profile> = Omit<Partial<OAuthConfig<P>>, 'options' | 'type' | 'flow'>;
 /** The same for OpenID Connect providers. */
-export type OIDCUserConfig<P extends Profile = Profile> = Omit<Partial<OIDCConfig<P>>, 'options' | 'type'>;
+export type OIDCUserConfig<P extends Profile = Profile> = Omit<Partial<OIDCConfig<P>>, 'options' | 'type' | 'flow'>;
 
 /**
  * The relying party a passkey belongs to (WebAuthn Level 3 §5.4.2): `id`, the domain passkeys
@@ -248,6 +211,24 @@ export interface RelyingParty {
 	id?: string;
 	name?: string;
 	origin?: string;
+}
+
+/**
+ * A provider that signs users in with a passkey (WebAuthn): a key pair made on the user's
+ * device, the public key kept through the adapter's authenticator methods. Build one with
+ * `Passkey()` (`providers/passkey.ts`); its flow (`signin/passkey.ts`, over `webauthn/`) is
+ * carried on the provider, so only apps with passkeys load it and `@simplewebauthn/server`.
+ * @see create-auth docs/api.md#passkey, #adapter-records (`AdapterAuthenticator`)
+ */
+export interface WebAuthnConfig extends ProviderConfig {
+	type: 'webauthn';
+	relyingParty: RelyingParty;
+	/** Checks a posted ceremony response (`signIn`), and answers `GET <basePath>/webauthn-options/<id>`. Set by `Passkey()`. */
+	flow: ProviderFlow<WebAuthnConfig>;
+	/** Milliseconds the browser gives the user to answer its passkey prompt (the WebAuthn `timeout`). */
+	timeout: number;
+	/** Whether the sign-in page offers the device's passkeys in the email field's autofill (WebAuthn conditional mediation). */
+	enableConditionalUI: boolean;
 }
 
 /**

@@ -1,100 +1,25 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { redirect, type Action, type RequestEvent } from '@sveltejs/kit';
-import { isEmailProvider, isOAuthProvider, isWebAuthnProvider, type Account, type GetConfig, type ResolvedConfig } from '../config.js';
-import { sendSignInLink } from './email.js';
-import { normalizeEmail } from '../email/address.js';
-import { requireVerifiedEmail } from '../email/verification.js';
-import {
-	CallbackRouteError,
-	CredentialsSignin,
-	InvalidProvider,
-	OAuthSignInError,
-	RateLimitStoreError,
-	UntrustedHost
-} from '../errors.js';
-import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
-import { authorizationUrl } from '../oauth/authorize.js';
-import { oauth1AuthorizationUrl } from '../oauth1/authorize.js';
-import { isOAuth1Provider } from '../oauth1/types.js';
-import { PASSWORD_PROVIDER } from '../passwords/passwords.js';
-import type { CredentialsConfig, OAuthConfig } from '../providers/types.js';
-import { countAttempt, type RateLimits } from '../limits/rate-limit.js';
+import { error, redirect, type Action } from '@sveltejs/kit';
+import type { GetConfig, ProviderAction } from '../config.js';
+import { CallbackRouteError, CredentialsSignin, InvalidProvider } from '../errors.js';
+import { callbackUrlOf, formText, readForm, refusedAttempt } from '../http/form.js';
 import { seeOther } from '../http/see-other.js';
-import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './finish.js';
 import { endSession } from '../session/session.js';
-
-/** Form fields that steer the flow and are not credentials. */
-const CONTROL_FIELDS = new Set(['providerId', 'redirectTo', 'callbackUrl']);
+import { errorType, redirectTarget, signInErrorUrl } from './finish.js';
 
 /**
- * Credentials sign-in: the attempt is counted against the rate limits (per client address, then
- * per email: the `email` field, else `username`), then `authorize()`, then
- * {@link completeSignIn}. A success gives the client's attempt back and clears the email's
- * count. A password account must have confirmed its address when the config requires it
- * ({@link requireVerifiedEmail}). Returns where to go (a callback-chosen URL, or undefined for
- * the default).
- * @throws {RateLimited} over a limit, or the password-hashing queue is full.
- * @throws {RateLimitStoreError} the rate-limit store could not count the attempt.
- * @throws {CredentialsSignin} `authorize()` returned null or threw it; {@link EmailNotVerified}, its subclass.
- * @throws {AccessDenied} refused by the `signIn` / `jwt` callback.
- */
-async function credentialsSignIn(event: RequestEvent, config: ResolvedConfig, provider: CredentialsConfig, form: FormData, callbackUrl: string | undefined) {
-	const credentials: Record<string, string> = {};
-	for (const [name, value] of form) if (!CONTROL_FIELDS.has(name) && typeof value === 'string') credentials[name] = value;
-	const limits = config.rateLimits;
-	const client = clientAddress(event);
-	const identifier = credentials.email ?? credentials.username;
-	const email = identifier === undefined ? undefined : normalizeEmail(identifier) || undefined;
-	if (limits) await countAttempt(limits, [[limits.signInPerClient, client], [limits.signInPerEmail, email]]);
-	const user = await provider.authorize(credentials, event.request);
-	if (!user) throw new CredentialsSignin('authorize() returned null.', { provider: provider.id });
-	if (limits) await forgiveAttempt(config, limits, client, email);
-	if (provider.id === PASSWORD_PROVIDER && user.id) await requireVerifiedEmail(event, config, user.id, callbackUrl);
-	const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.id ?? '' };
-	return completeSignIn(event, config, user, account, { credentials });
-}
-
-/** After a successful sign-in: the client's attempt back, the email's count cleared. A store failure here is only logged. */
-async function forgiveAttempt(config: ResolvedConfig, limits: RateLimits, client: string | undefined, email: string | undefined) {
-	try {
-		await Promise.all([client && limits.signInPerClient?.refund(client), email && limits.signInPerEmail?.reset(email)]);
-	} catch (err) {
-		config.logger.error(new RateLimitStoreError(`Clearing a signed-in user's attempts in the ${limits.store} rate-limit store failed.`, { err: err as Error }));
-	}
-}
-
-/**
- * OAuth sign-in start: the authorization request URL (the flow cookie is set). For OAuth 1.0a,
- * the temporary credentials are requested first.
- * @throws {UntrustedHost} no trusted origin for the redirect URI.
- * @throws {OAuthSignInError} discovery or the temporary credential request failed, or the
- *   provider is misconfigured.
- */
-async function oauthSignIn(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, callbackUrl: string | undefined) {
-	try {
-		const redirectTo = callbackUrl && (await redirectTarget(event, config, callbackUrl));
-		return isOAuth1Provider(provider)
-			? await oauth1AuthorizationUrl(event, config, provider, redirectTo)
-			: await authorizationUrl(event, config, provider, redirectTo);
-	} catch (err) {
-		if (err instanceof UntrustedHost) throw err;
-		throw new OAuthSignInError(`Starting the ${provider.id} sign-in failed.`, { provider: provider.id, err: err as Error });
-	}
-}
-
-/**
- * The `signIn` form action. Form fields: `providerId` (optional with one provider),
- * `redirectTo` (or `callbackUrl`, or `?callbackUrl=` on the page), and the credentials.
- * Ends in a 303: for an OAuth provider to its authorization endpoint; for credentials to
- * the validated target; for a passkey (its `ceremonies.signIn`, `webauthn.ts`: fields `action` and `response`) to
- * the validated target as well; for an email provider to the verify-request page, once the link is sent
- * (see {@link sendSignInLink}: a malformed address answers the page with 400 and `form` =
- * `{ error: 'InvalidEmail', message, email }`); on failure to the sign-in page with `?error=<ErrorType>` (plus `code`
- * for CredentialsSignin, and the `callbackUrl`). Every failure is logged in full; only its type
- * and code leave the server. A credentials attempt refused by a rate limit is not redirected:
- * the page is answered with 429, `Retry-After` and `form` = `{ error: 'RateLimited', message:
- * 'Too many attempts. Try again in N minutes.', email }` (503 and `RateLimitStoreError` when the
- * rate-limit store is down); so is an email link over the `emailLink` limits.
+ * The `signIn` form action: the one place a sign-in is dispatched. Form fields: `providerId`
+ * (optional with one provider), `redirectTo` (or `callbackUrl`, or `?callbackUrl=` on the page),
+ * and the provider's own (credentials, a passkey's `action` and `response`, an `email`). The
+ * provider's flow does the rest (`provider.flow.signIn`, see `ProviderFlow`): an OAuth provider
+ * answers with its authorization endpoint, credentials and passkeys with the validated target,
+ * email with the verify-request page once the link is sent (or a 400 `form` =
+ * `{ error: 'InvalidEmail', message, email }` for a malformed address). Ends in a 303 there; on
+ * failure to the sign-in page with `?error=<ErrorType>` (plus `code` for CredentialsSignin, and
+ * the `callbackUrl`). Every failure is logged in full; only its type and code leave the server.
+ * An attempt refused by a rate limit is not redirected: the page is answered with 429,
+ * `Retry-After` and `form` = `{ error: 'RateLimited', message: 'Too many attempts. Try again in
+ * N minutes.', email }` (503 and `RateLimitStoreError` when the rate-limit store is down).
  * @see create-auth docs/api.md#routes-and-form-actions, #errors (CredentialsSignin)
  */
 export function signInAction(getConfig: GetConfig): Action {
@@ -107,14 +32,10 @@ export function signInAction(getConfig: GetConfig): Action {
 		const provider = config.providers.find((candidate) => candidate.id === providerId);
 		let next: string | undefined;
 		try {
-			if (!provider) throw new InvalidProvider(`Sign-in with unknown provider "${providerId ?? ''}".`);
-			if (isEmailProvider(provider)) {
-				const sent = await sendSignInLink(event, config, provider, form);
-				if (typeof sent !== 'string') return sent;
-				next = sent;
-			} else if (isOAuthProvider(provider)) next = await oauthSignIn(event, config, provider, callbackUrl);
-			else if (isWebAuthnProvider(provider)) next = await redirectTarget(event, config, (await provider.ceremonies.signIn(event, config, provider, form)) ?? callbackUrl);
-			else next = await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form, callbackUrl)) ?? callbackUrl);
+			if (!provider?.flow) throw new InvalidProvider(`Sign-in with unknown provider "${providerId ?? ''}".`);
+			const outcome = await provider.flow.signIn(event, config, provider, form, callbackUrl);
+			if (typeof outcome !== 'string') return outcome;
+			next = outcome;
 		} catch (err) {
 			const refused = refusedAttempt(event, config, err, formText(form.get('email')) ?? '', 'Sign-in');
 			if (refused) return refused;
@@ -139,5 +60,25 @@ export function signOutAction(getConfig: GetConfig): Action {
 		const form = await readForm(event.request);
 		await endSession(event, config);
 		redirect(303, await redirectTarget(event, config, formText(form.get('redirectTo'))));
+	};
+}
+
+/**
+ * A form action a provider's flow offers (`flow.actions[name]`, see `ProviderFlow`): the
+ * password pages' (`signUp`, `requestPasswordReset`, `resetPassword`, `changePassword`,
+ * `verifyEmail`: the credentials provider's) and the emailed link's (`emailLink`: the email
+ * provider's). The first configured provider that offers it answers. With none, the page gets
+ * a 404 and an `InvalidProvider` is logged (the app mounts an action for a provider it does
+ * not configure).
+ */
+export function providerAction(getConfig: GetConfig, name: ProviderAction): Action {
+	return async (event) => {
+		const config = await getConfig(event);
+		const provider = config.providers.find((candidate) => candidate.flow?.actions?.[name]);
+		if (!provider) {
+			config.logger.error(new InvalidProvider(`The ${name} action was posted, but no configured provider offers it.`));
+			error(404, 'Not Found');
+		}
+		return (await provider.flow.actions![name]!(event, config, provider)) as Awaited<ReturnType<Action>>;
 	};
 }

@@ -1,10 +1,11 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { randomUUID } from 'node:crypto';
-import { fail, redirect, type Action, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
+import { fail, redirect, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { User } from '../../../auth/types.js';
 import type { AdapterUser } from '../adapters/types.js';
 import { appBase } from '../http/app-paths.js';
-import { isEmailProvider, type Account, type GetConfig, type ResolvedConfig } from '../config.js';
+import type { Account, ProviderFlow, ResolvedConfig } from '../config.js';
+import { requireAdapterMethods } from '../adapters/methods.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
 import { AdapterError, CallbackRouteError, EmailSignInError, Verification } from '../errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm } from '../http/form.js';
@@ -16,6 +17,31 @@ import { need } from '../adapters/methods.js';
 import { toUser } from '../session/session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './finish.js';
 import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from '../email/verification-tokens.js';
+
+/** What email sign-in needs of the adapter: the verification tokens, and users found or made by address. */
+const EMAIL_ADAPTER_METHODS = [
+	'createVerificationToken',
+	'useVerificationToken',
+	'getUserByEmail',
+	'createUser',
+	'updateUser',
+	'getUserByAccount',
+	'linkAccount'
+] as const;
+
+/**
+ * The email-link flow, which `Email()` puts on its provider:
+ * - `signIn`: sends a one-time link to the posted address ({@link sendSignInLink}) and goes to
+ *   the verify-request page ("check your email"), or answers 400 for a malformed address;
+ * - `actions.emailLink`: the page the link opens posts here ({@link emailLinkAction});
+ * - `check`: the adapter must have what email sign-in needs (`MissingAdapter` at startup).
+ * @see create-auth docs/api.md#email
+ */
+export const emailFlow: ProviderFlow<EmailConfig> = {
+	signIn: (event, config, provider, form) => sendSignInLink(event, config, provider, form),
+	actions: { emailLink: emailLinkAction },
+	check: (provider, config) => requireAdapterMethods(config.adapter, EMAIL_ADAPTER_METHODS, `The ${provider.id} provider`)
+};
 
 /** The refusal of an address that is not one (400); `email` refills the form. */
 export type InvalidEmailFailure = ActionFailure<{ error: 'InvalidEmail'; message: string; email: string }>;
@@ -76,25 +102,20 @@ export async function sendSignInLink(
  * @throws {MissingAdapter} the adapter lacks a method this needs (checked at startup already).
  * @see create-auth docs/api.md#email, #adapter-records (`emailVerified`)
  */
-export function emailLinkAction(getConfig: GetConfig): Action {
-	return async (event) => {
-		const config = await getConfig(event);
-		const form = await readForm(event.request);
-		const callbackUrl = callbackUrlOf(event, form);
-		const provider = config.providers.find(isEmailProvider);
-		let next: string;
-		try {
-			if (!provider) throw new Verification('An email link was followed, but no email provider is configured.');
-			const user = await verifiedUser(config, provider, formText(form.get('email')), formText(form.get('token')));
-			const account: Account = { type: 'email', provider: provider.id, providerAccountId: user.email! };
-			next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account)) ?? callbackUrl);
-		} catch (err) {
-			const known = errorType(err, 'CallbackRouteError');
-			config.logger.error(known === 'CallbackRouteError' ? new CallbackRouteError('Email sign-in failed.', { provider: provider?.id, err: err as Error }) : (err as Error));
-			redirect(303, signInErrorUrl(event, config, known, { callbackUrl }));
-		}
-		seeOther(next);
-	};
+export async function emailLinkAction(event: RequestEvent, config: ResolvedConfig, provider: EmailConfig) {
+	const form = await readForm(event.request);
+	const callbackUrl = callbackUrlOf(event, form);
+	let next: string;
+	try {
+		const user = await verifiedUser(config, provider, formText(form.get('email')), formText(form.get('token')));
+		const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.email! };
+		next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account)) ?? callbackUrl);
+	} catch (err) {
+		const known = errorType(err, 'CallbackRouteError');
+		config.logger.error(known === 'CallbackRouteError' ? new CallbackRouteError('Email sign-in failed.', { provider: provider.id, err: err as Error }) : (err as Error));
+		redirect(303, signInErrorUrl(event, config, known, { callbackUrl }));
+	}
+	seeOther(next);
 }
 
 /**

@@ -11,7 +11,8 @@ import {
 	type RegistrationResponseJSON
 } from '@simplewebauthn/server';
 import type { AdapterAuthenticator, AdapterUser } from '../adapters/types.js';
-import type { Account, ResolvedConfig, WebAuthnConfig } from '../config.js';
+import type { Account, ResolvedConfig } from '../config.js';
+import type { WebAuthnConfig } from '../providers/types.js';
 import { authCookie } from '../session/cookies.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
 import { CallbackRouteError, WebAuthnVerificationError } from '../errors.js';

@@ -1,0 +1,130 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { redirect, type RequestEvent } from '@sveltejs/kit';
+import type { ProviderFlow, ResolvedConfig } from '../config.js';
+import { InvalidProvider, OAuthCallbackError, OAuthSignInError, UntrustedHost } from '../errors.js';
+import { appBase } from '../http/app-paths.js';
+import { seeOther } from '../http/see-other.js';
+import { userForAccount } from '../oauth/accounts.js';
+import { authorizationUrl } from '../oauth/authorize.js';
+import { callbackParams, finishAuthorization, type CallbackResult } from '../oauth/callback.js';
+import { proxyUrlOf, forwardedCallbackUrl } from '../oauth/proxy.js';
+import { refreshTokenGrant } from '../oauth/refresh.js';
+import { endpointUrl, type OAuthConfig } from '../providers/types.js';
+import { readSession } from '../session/session.js';
+import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './finish.js';
+
+/**
+ * The OAuth 2 / OpenID Connect flow, which every built-in OAuth provider's factory puts on the
+ * provider (`Social({ version: '1.0a' })` puts OAuth 1.0a's, `oauth1/flow.ts`, which shares
+ * {@link startOAuthSignIn} and {@link answerOAuthCallback}):
+ * - `signIn`: discovery, the check values in the flow cookie, 303 to the authorization endpoint;
+ * - `routes.callback`: `<base><basePath>/callback/<id>` (GET, or POST for `form_post`), a 303;
+ * - `check`: logs `InvalidProvider` for a provider without `clientId` or a way to find its endpoints;
+ * - `callbackBase`: the redirect proxy's URL, when one applies;
+ * - `refreshTokens`: the refresh-token grant (RFC 6749 §6), for `refreshAccessToken`.
+ * @see create-auth docs/api.md#oauth-2-and-openid-connect
+ */
+export const oauthFlow: ProviderFlow<OAuthConfig> = {
+	signIn: (event, config, provider, _form, callbackUrl) => startOAuthSignIn(event, config, provider, callbackUrl, authorizationUrl),
+	routes: {
+		callback: (event, config, provider) =>
+			answerOAuthCallback(event, config, provider, async () => {
+				const params = await callbackParams(event);
+				return (await forwardedCallbackUrl(event, config, provider, params)) ?? finishAuthorization(event, config, provider, params);
+			})
+	},
+	check: reportMissingSettings,
+	callbackBase: (provider, config) => {
+		try {
+			return proxyUrlOf(config, provider);
+		} catch {
+			return undefined; // an invalid proxy URL: sign-in reports it, not the page
+		}
+	},
+	refreshTokens: refreshTokenGrant
+};
+
+/**
+ * The start of an OAuth sign-in (either protocol): the validated target kept for after the
+ * callback, and the authorization URL `authorize` builds (setting the flow cookie).
+ * @throws {UntrustedHost} no trusted origin for the redirect URI.
+ * @throws {OAuthSignInError} discovery or the temporary credential request failed, or the
+ *   provider is misconfigured (the original as `cause.err`).
+ */
+export async function startOAuthSignIn<P extends OAuthConfig>(
+	event: RequestEvent,
+	config: ResolvedConfig,
+	provider: P,
+	callbackUrl: string | undefined,
+	authorize: (event: RequestEvent, config: ResolvedConfig, provider: P, redirectTo: string | undefined) => Promise<string>
+): Promise<string> {
+	try {
+		const redirectTo = callbackUrl && (await redirectTarget(event, config, callbackUrl));
+		return await authorize(event, config, provider, redirectTo);
+	} catch (err) {
+		if (err instanceof UntrustedHost) throw err;
+		throw new OAuthSignInError(`Starting the ${provider.id} sign-in failed.`, { provider: provider.id, err: err as Error });
+	}
+}
+
+/**
+ * Answers an OAuth callback with a 303: to where the sign-in was going on success, else to the
+ * sign-in page with `?error=<type>`. `finish` runs the protocol's part (checks, token request,
+ * profile) and returns its result, or a URL to forward the callback to (a redirect proxy: the
+ * deployment that started the sign-in runs every check; no cookie is read or set here). The
+ * user is then found or created through the adapter ({@link userForAccount}; a signed-in user
+ * gets the account linked), the `signIn` callback runs and the session starts. Every failure is
+ * logged in full through `logger.error`.
+ * @returns never: always throws SvelteKit's redirect (which carries the cookies set here).
+ * @see create-auth docs/api.md#routes-and-form-actions (`<base><basePath>/callback/<id>`)
+ */
+export async function answerOAuthCallback(
+	event: RequestEvent,
+	config: ResolvedConfig,
+	provider: OAuthConfig,
+	finish: () => Promise<CallbackResult | string>
+): Promise<never> {
+	let next: string;
+	try {
+		const result = await finish();
+		next = typeof result === 'string' ? result : await signInFromCallback(event, config, provider, result);
+	} catch (err) {
+		const type = errorType(err, 'OAuthCallbackError');
+		config.logger.error(type === 'OAuthCallbackError' && !(err instanceof OAuthCallbackError) ? new OAuthCallbackError('Callback failed.', { provider: provider.id, err: err as Error }) : (err as Error));
+		redirect(303, signInErrorUrl(event, config, type));
+	}
+	// A forwarded callback goes to another origin; seeOther allows that, and paths too.
+	seeOther(next);
+}
+
+/**
+ * The user of a finished callback signed in: found, created or linked, then the `signIn`
+ * callback and the session. Returns the `signIn` callback's choice, or the sign-in's target.
+ * @throws what the adapter and the callbacks throw.
+ */
+async function signInFromCallback(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, result: CallbackResult): Promise<string> {
+	const { user: profileUser, account, profile, flow } = result;
+	const current = config.adapter ? await readSession(event, config) : null;
+	const user = await userForAccount(config, profileUser, account, {
+		allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,
+		currentUserId: current?.user?.id
+	});
+	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
+	return chosen ? await redirectTarget(event, config, chosen) : (flow.redirectTo ?? `${appBase(event.url, config)}/`);
+}
+
+/**
+ * An OAuth provider's `check`: a provider without a client id, or without an issuer or its
+ * endpoints, cannot sign anyone in. It does not stop the app (the generated `src/auth.ts`
+ * reads them from `.env`, which a fresh checkout may lack): an `InvalidProvider` is logged.
+ */
+export function reportMissingSettings(provider: OAuthConfig, config: ResolvedConfig): void {
+	const located = provider.issuer || provider.wellKnown || (endpointUrl(provider.authorization) && endpointUrl(provider.token));
+	const missing = [...(provider.clientId ? [] : ['clientId']), ...(located ? [] : ['issuer'])];
+	if (missing.length === 0) return;
+	config.logger.error(
+		new InvalidProvider(
+			`Provider "${provider.id}" has no ${missing.join(' and no ')}: signing in with it fails until they are set (the generated src/auth.ts reads them from .env).`
+		)
+	);
+}
