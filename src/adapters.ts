@@ -212,6 +212,17 @@ export function adaptersFor(project: { drizzle?: DrizzleSetup }): AdapterScaffol
 const SHARED_ADAPTER_MODULES = new Set(['types', 'methods', 'index']);
 
 /**
+ * Whether a runtime file is an adapter's asset rather than a module code imports: its SQL
+ * migrations (`server/auth/adapters/migrations/<dialect>/*.sql`, run by `create-auth migrate`)
+ * and its Drizzle tables (`server/auth/adapters/drizzle-schema/<dialect>.ts`, re-exported from
+ * the app's schema). Nothing in the runtime imports them, so the app gets the chosen adapter's
+ * by {@link isOtherAdaptersFile}'s rule rather than by following imports.
+ */
+export function isAdapterAsset(file: string): boolean {
+	return /^server\/auth\/adapters\/(?:migrations\/[^/]+\/.*|drizzle-schema\/[^/]+\.ts)$/.test(file);
+}
+
+/**
  * Whether a vendored runtime file (keyed like `server/auth/adapters/sql.ts`) belongs to another
  * adapter than `adapter`, or to another dialect than the app's, and so stays out of the app: an
  * app never imports a driver it lacks. `migrations/<dialect>/` follow the adapter's dialect;

@@ -70,7 +70,13 @@ const hash = (text: string) => createHash('sha256').update(text).digest('hex').s
  * apps they apply to (a test on the app's name) and why. Keep it short: every entry is a change
  * users see in their app.
  */
-const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [];
+const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
+	{
+		file: 'package.json',
+		apps: /^\S+ (?!\S*social)\S+ /,
+		why: 'oauth-1.0a is a dependency of the social provider only (OAuth 1.0a signs its requests; nothing else reaches that code, and the runtime an app gets is what its imports reach), so apps without social no longer install it'
+	}
+];
 
 const apps: Record<string, Record<string, string>> = {};
 let stdout: ReturnType<typeof vi.spyOn> | undefined;

@@ -87,6 +87,13 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 		expect(content(MANIFEST_PATH)).not.toContain(SECRET);
 	});
 
+	it('installs oauth-1.0a with the social provider only, whose OAuth 1.0a code is the one that imports it', async () => {
+		const dependencies = async (providers: string[]) =>
+			JSON.parse((await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, providers }, project: fixture })).operations.find((op) => op.path === 'package.json')!.content!).dependencies;
+		expect((await dependencies(['social']))['oauth-1.0a']).toBe(base.tool.devDependencies['oauth-1.0a']);
+		expect('oauth-1.0a' in (await dependencies(['credentials', 'github', 'google', 'idp', 'oidc']))).toBe(false);
+	});
+
 	it("declares the runtime's dependencies at create-auth's tested ranges", async () => {
 		const plan = await planInit({ ...base, project: fixture });
 		const pkg = JSON.parse(plan.operations.find((op) => op.path === 'package.json')!.content!);
@@ -94,7 +101,6 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 			'better-sqlite3': base.tool.devDependencies['better-sqlite3'],
 			jose: base.tool.devDependencies.jose,
 			nodemailer: base.tool.devDependencies.nodemailer,
-			'oauth-1.0a': base.tool.devDependencies['oauth-1.0a'],
 			oauth4webapi: base.tool.devDependencies.oauth4webapi,
 			'p-limit': base.tool.devDependencies['p-limit'],
 			'rate-limiter-flexible': base.tool.devDependencies['rate-limiter-flexible']
@@ -576,11 +582,11 @@ describe('planInit for each adapter and session strategy', () => {
 			.sort();
 
 	it.each([
-		['sqlite', ['index.ts', 'methods.ts', 'sql.ts', 'sqlite.ts', 'types.ts']],
-		['postgres', ['index.ts', 'methods.ts', 'migrations/postgres/0001_auth_tables.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
-		['mysql', ['index.ts', 'methods.ts', 'migrations/mysql/0001_auth_tables.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
-		['hosted-db', ['hosted-db-client.ts', 'hosted-db.ts', 'index.ts', 'methods.ts', 'types.ts']],
-		['memory', ['index.ts', 'memory.ts', 'methods.ts', 'types.ts']]
+		['sqlite', ['methods.ts', 'sql.ts', 'sqlite.ts', 'types.ts']],
+		['postgres', ['methods.ts', 'migrations/postgres/0001_auth_tables.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
+		['mysql', ['methods.ts', 'migrations/mysql/0001_auth_tables.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
+		['hosted-db', ['hosted-db-client.ts', 'hosted-db.ts', 'methods.ts', 'types.ts']],
+		['memory', ['memory.ts', 'methods.ts', 'types.ts']]
 	] as const)('vendors only the %s adapter’s modules and migrations', async (adapter, files) => {
 		expect(adapterFiles(await planWith(adapter))).toEqual(files);
 	});
@@ -638,7 +644,7 @@ describe('planInit for each adapter and session strategy', () => {
 		expect(existing.drizzle).toEqual({ config: 'drizzle.config.ts', dialect: 'sqlite', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' });
 		const answers: Answers = { ...DEFAULT_ANSWERS, adapter: 'drizzle', strategy: 'database' };
 		const plan = await planInit({ ...base, answers, project: existing });
-		expect(adapterFiles(plan)).toEqual(['drizzle-schema/sqlite.ts', 'drizzle.ts', 'index.ts', 'methods.ts', 'sql.ts', 'types.ts']);
+		expect(adapterFiles(plan)).toEqual(['drizzle-schema/sqlite.ts', 'drizzle.ts', 'methods.ts', 'sql.ts', 'types.ts']);
 		const schema = contentOf(plan, 'src/lib/server/db/schema.ts')!;
 		expect(schema.startsWith(existing.files['src/lib/server/db/schema.ts']!)).toBe(true);
 		expect(schema).toContain("export * from '../auth/adapters/drizzle-schema/sqlite';");
@@ -650,7 +656,6 @@ describe('planInit for each adapter and session strategy', () => {
 		expect(Object.keys(dependencies).filter((name) => !(name in JSON.parse(existing.packageJson).dependencies))).toEqual([
 			'jose',
 			'nodemailer',
-			'oauth-1.0a',
 			'oauth4webapi',
 			'p-limit',
 			'rate-limiter-flexible'

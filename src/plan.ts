@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { buildsFor, isOtherAdaptersFile } from './adapters.js';
+import { buildsFor, isAdapterAsset, isOtherAdaptersFile } from './adapters.js';
 import { resolveAnswers, type Answers, type ResolvedAnswers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
@@ -14,12 +14,11 @@ import { addDependencies, addSubpathImports, allowBuildScripts } from './edits/p
 import { addSchemaExport } from './edits/drizzle-schema.js';
 import { authEnvVars, type AuthEnvVar } from './env-vars.js';
 import type { DrizzleDialect } from './drizzle.js';
-import { FEATURES } from './features/index.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Formatter } from './format.js';
 import type { Project } from './project.js';
+import { runtimeClosure } from './vendor.js';
 import { installRootFile } from './workspace.js';
-import { PROVIDERS } from './providers/index.js';
 import { APP_FILES, routesFor } from './targets.js';
 import { reconcileFile } from './reconcile.js';
 import { movedFrom, movedTo } from './renames.js';
@@ -73,7 +72,7 @@ export interface Plan {
  * Runtime npm packages every app needs (the adapter adds its driver, each chosen provider and
  * feature its own); ranges come from create-auth's package.json.
  */
-const RUNTIME_DEPENDENCIES = ['jose', 'oauth-1.0a', 'oauth4webapi', 'p-limit', 'rate-limiter-flexible'];
+const RUNTIME_DEPENDENCIES = ['jose', 'oauth4webapi', 'p-limit', 'rate-limiter-flexible'];
 
 /**
  * Types the runtime needs to type-check: it imports `node:crypto` and uses `Buffer`. At the range
@@ -91,32 +90,34 @@ const DRIZZLE_SCHEMA_EDITS = ['export: auth tables'];
 const APP_ENTRIES = ['server/auth/index', 'auth/index'];
 
 /**
- * The runtime modules (keyed like the runtime's files, `server/auth/index.ts`) the generated
- * files of an app with these answers import: every app's, the adapter's, and each chosen
- * descriptor's `imports` and `entries`. What an app is vendored is what these reach.
+ * The one table of what an app is vendored: the runtime modules its generated files import,
+ * without extension (`server/auth/index`, as `{{lib}}` names them): every app's, the adapter's,
+ * and each chosen descriptor's `imports` and `entries`. The app gets what these reach by
+ * imports ({@link vendoredRuntime}).
  */
 export function runtimeEntries(resolved: ResolvedAnswers): string[] {
-	const modules = [
-		...APP_ENTRIES,
-		`server/auth/adapters/${resolved.adapter.id}`,
-		...resolved.parts.flatMap(({ imports, entries }) => [...imports.map(({ module }) => module), ...(entries ?? [])])
+	return [
+		...new Set([
+			...APP_ENTRIES,
+			`server/auth/adapters/${resolved.adapter.id}`,
+			...resolved.parts.flatMap(({ imports, entries }) => [...imports.map(({ module }) => module), ...(entries ?? [])])
+		])
 	];
-	return [...new Set(modules)].map((module) => `${module}.ts`);
 }
 
 /**
- * The one table of which runtime files an app gets. Every runtime file is vendored except:
- * another adapter's modules, migrations and Drizzle schema ({@link isOtherAdaptersFile}), and
- * the modules of providers and features these answers do not choose (their descriptors'
- * `modules`): those import packages (nodemailer, ioredis, @simplewebauthn) the app lacks.
+ * The runtime files an app gets, sorted: every file reachable by imports from
+ * {@link runtimeEntries} ({@link runtimeClosure}), and the chosen adapter's assets (SQL
+ * migrations of its dialect, the Drizzle tables of the app's dialect: {@link isAdapterAsset},
+ * {@link isOtherAdaptersFile}), with what those import. So a provider's or feature's code, and
+ * the packages it imports, reach only the apps that chose it.
+ *
+ * @throws {Error} from {@link runtimeClosure}: an entry or an import that names no runtime file
  */
 function vendoredRuntime(runtime: TextFiles, resolved: ResolvedAnswers, drizzleDialect: DrizzleDialect | undefined): string[] {
-	const chosen = new Set(resolved.parts.flatMap(({ modules }) => modules ?? []));
-	const optional = [...PROVIDERS, ...FEATURES].flatMap(({ modules }) => modules ?? []);
-	const unchosen = new Set(optional.filter((file) => !chosen.has(file)));
-	return Object.keys(runtime)
-		.filter((file) => !isOtherAdaptersFile(file, resolved.adapter, drizzleDialect) && !unchosen.has(file))
-		.sort((a, b) => a.localeCompare(b));
+	const assets = Object.keys(runtime).filter((file) => isAdapterAsset(file) && !isOtherAdaptersFile(file, resolved.adapter, drizzleDialect));
+	const code = assets.filter((file) => /\.ts$/.test(file));
+	return [...new Set([...runtimeClosure(runtime, [...runtimeEntries(resolved), ...code]), ...assets])].sort((a, b) => a.localeCompare(b));
 }
 
 /**

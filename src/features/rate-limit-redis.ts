@@ -22,7 +22,6 @@ export const rateLimitRedis: FeatureDescriptor = {
 		}
 	],
 	routes: [],
-	modules: ['server/auth/rate-limit-redis.ts', 'server/auth/limits/redis.ts'],
 	dependencies: ['ioredis'],
 	sections: ['auth/config']
 };

@@ -29,7 +29,6 @@ export const credentials: ProviderScaffold = {
 		'signin/verify-email/+page.server.ts',
 		'signin/verify-email/+page.svelte'
 	],
-	modules: ['server/auth/mail-smtp.ts', 'server/auth/email/smtp.ts'],
 	exports: ['signUp', 'requestPasswordReset', 'resetPassword', 'changePassword', 'verifyEmail'],
 	sections: ['auth/config', 'signin/state', 'signin/form-message', 'signin/fields', 'signin/styles', 'signup/props', 'signup/form-message', 'signup/form', 'signup/styles', 'signup/field-styles', 'account/props', 'account/actions', 'account/styles', 'account-server/imports', 'account-server/actions'],
 	emailField: true,

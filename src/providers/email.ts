@@ -18,7 +18,6 @@ export const email: ProviderScaffold = {
 	imports: [{ names: 'Email', module: 'server/auth/providers/email' }],
 	env: MAIL_ENV,
 	routes: ['signin/email/+page.server.ts', 'signin/email/+page.svelte', 'signin/verify-request/+page.svelte'],
-	modules: ['server/auth/providers/email.ts', 'server/auth/mail-smtp.ts', 'server/auth/email/smtp.ts'],
 	exports: ['emailLink'],
 	trustedOrigin: { links: 'email sign-in links', flow: 'email' },
 	sections: ['signin/link-messages', 'signin/fields'],

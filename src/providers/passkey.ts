@@ -13,7 +13,6 @@ export const passkey: ProviderScaffold = {
 	imports: [{ names: 'Passkey', module: 'server/auth/providers/passkey' }],
 	env: [],
 	routes: ['signup/+page.svelte'],
-	modules: ['server/auth/providers/passkey.ts', 'server/auth/webauthn/ceremonies.ts', 'auth/passkey.ts'],
 	dependencies: ['@simplewebauthn/server', '@simplewebauthn/browser'],
 	entries: ['auth/passkey'],
 	needs: [{ capability: 'authenticators', why: 'store passkeys: its schema has no authenticator table' }],

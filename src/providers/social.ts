@@ -9,5 +9,7 @@ export const social = oauthProvider({
 	env: [
 		{ key: 'AUTH_SOCIAL_ID', description: 'The OAuth 2 client id of your X app (the API key with version 1.0a).' },
 		{ key: 'AUTH_SOCIAL_SECRET', description: 'The OAuth 2 client secret of your X app (the API key secret with version 1.0a). Keep it secret.' }
-	]
+	],
+	// OAuth 1.0a (`version: '1.0a'`) signs its requests with this package; only social's module reaches that code.
+	dependencies: ['oauth-1.0a']
 });

@@ -61,15 +61,13 @@ export interface Descriptor {
 	env: ProviderEnvVar[];
 	/** `src/routes/…` pages it needs, as template paths under `templates/routes/`; a page two descriptors name is written once. */
 	routes: string[];
-	/** Runtime files (lib-relative) vendored only with it: they import its dependencies. */
-	modules?: string[];
 	/**
 	 * Lib modules (without extension) its partials and `appTypes` edits import besides
 	 * {@link imports}': `auth/passkey` for the passkey pages, `auth/types` for idp's token types.
 	 * With `imports`, the entry modules of the runtime an app is vendored (see `runtimeEntries`).
 	 */
 	entries?: string[];
-	/** Packages its runtime module imports, added to the app's `dependencies`. */
+	/** Packages its runtime modules import, added to the app's `dependencies` (its modules are vendored by imports: see `runtimeEntries`). */
 	dependencies?: string[];
 	/** Their types, added to `devDependencies`. */
 	devDependencies?: string[];
