@@ -3,7 +3,7 @@ import { resolveAnswers, type Answers, type ResolvedAnswers } from './answers.js
 import type { TextFiles } from './assets.js';
 import type { DrizzleSetup } from './drizzle.js';
 import type { KitShape } from './kit.js';
-import type { ProviderImport } from './providers/index.js';
+import { PROVIDERS, type ProviderImport } from './providers/index.js';
 
 /**
  * What templates see: flags to branch on with `{{#if}}` and lists for `{{#each}}`, derived
@@ -41,6 +41,12 @@ export interface TemplateContext {
 	oauth: boolean;
 	/** The sign-in page has a part of its own above any OAuth buttons: some descriptor's `signin/fields` section (fields, the passkey button). */
 	signInFields: boolean;
+	/**
+	 * The runtime types of every registered provider whose sign-in is a section of the page
+	 * (`signin/fields`: fields, the passkey button), chosen or not, in registry order: the page
+	 * leaves them out of the buttons it makes from `getProviders()`.
+	 */
+	signInSectionTypes: string[];
 	/** The sign-in page has an email field (a descriptor's `emailField`): passkeys are offered in its autofill. */
 	signInEmailField: boolean;
 	/** The sign-in page has an "or" between its parts: fields before the passkey button, or anything before OAuth buttons. */
@@ -135,6 +141,7 @@ export function templateContext(
 		oauth: hasOAuth,
 		signInFields: hasFields,
 		signInEmailField: hasEmailField,
+		signInSectionTypes: [...new Set(PROVIDERS.filter(({ sections }) => sections?.includes('signin/fields')).map(({ type }) => type))],
 		signInDivider: (hasEmailField && emailAutofill) || (hasFields && hasOAuth),
 		signUpPage: hasAccountsOfOurOwn,
 		accountActions: sections['account/actions'] !== undefined,
