@@ -3,7 +3,7 @@ import type { Adapter } from '../server/auth/adapters/types.js';
 import type { SvelteKitAuthConfig } from '../server/auth/config.js';
 import { SvelteKitAuth } from '../server/auth/kit.js';
 import { smtpMailer } from '../server/auth/email/smtp.js';
-import { authorizeWithPassword } from '../server/auth/passwords/passwords.js';
+import { authorizeWithPassword } from '../server/auth/passwords/accounts.js';
 import Credentials from '../server/auth/providers/credentials.js';
 import { memoryRateLimitStore } from '../server/auth/limits/rate-limit.js';
 import type { Inbox } from './smtp.js';

@@ -5,13 +5,5 @@
  * module only names what an app may use of it.
  * @see create-auth docs/api.md#passwords
  */
-export {
-	authorizeWithPassword,
-	configurePasswordHashing,
-	registerWithPassword,
-	type AuthorizeAdapter,
-	type PasswordHashingLimits,
-	type RegisterAdapter,
-	type RegisterErrorCode,
-	type RegisterResult
-} from './passwords/passwords.js';
+export { authorizeWithPassword, registerWithPassword, type AuthorizeAdapter, type RegisterAdapter, type RegisterErrorCode, type RegisterResult } from './passwords/accounts.js';
+export { configurePasswordHashing, type PasswordHashingLimits } from './passwords/hashing.js';

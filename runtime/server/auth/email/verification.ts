@@ -8,7 +8,7 @@ import { isEmail, normalizeEmail } from './address.js';
 import { EmailNotVerified, EmailSignInError, Verification } from '../errors.js';
 import { callbackUrlOf, formText, readForm } from '../http/form.js';
 import { linkMail } from './mail.js';
-import { passwordAccount, PASSWORD_PROVIDER } from '../passwords/passwords.js';
+import { passwordAccount, PASSWORD_PROVIDER } from '../passwords/accounts.js';
 import { countAttempt } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
 import { toUser } from '../session/session.js';

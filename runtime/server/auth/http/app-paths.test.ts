@@ -6,7 +6,7 @@ import type { SvelteKitAuthConfig } from '../config.js';
 import { matchesRequestPath, requireSession } from './guards.js';
 import { SvelteKitAuth } from '../kit.js';
 import type { MailMessage } from '../email/mail.js';
-import { registerWithPassword, type RegisterAdapter } from '../passwords/passwords.js';
+import { registerWithPassword, type RegisterAdapter } from '../passwords/accounts.js';
 import Credentials from '../providers/credentials.js';
 import Email from '../providers/email.js';
 import GitHub from '../providers/github.js';

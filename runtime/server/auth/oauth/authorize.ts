@@ -5,7 +5,7 @@ import { appBase } from '../http/app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import type { OAuthConfig } from '../providers/types.js';
 import { appOriginOf } from '../http/redirects.js';
-import { providerClient } from './client.js';
+import { isOpenIdConnect, providerClient } from './client.js';
 import { saveFlow, type FlowState } from './flow.js';
 import { proxyState, proxyUrlOf } from './proxy.js';
 
@@ -64,7 +64,7 @@ export async function authorizationUrl(
 	params.set('response_type', 'code');
 	params.set('client_id', client.client_id);
 	params.set('redirect_uri', redirectUri);
-	if (provider.type === 'oidc') params.set('scope', 'openid profile email');
+	if (isOpenIdConnect(provider)) params.set('scope', 'openid profile email');
 
 	const proxied = proxyUrlOf(config, provider) !== undefined;
 	const checks = checksOf(provider, proxied);

@@ -4,8 +4,8 @@ import type { User } from '../../../auth/types.js';
 import * as oauth from 'oauth4webapi';
 import type { Account, ResolvedConfig } from '../config.js';
 import { AccessDenied, AuthError, InvalidCheck, OAuthCallbackError } from '../errors.js';
-import type { OAuthConfig, OIDCConfig, Profile, TokenSet } from '../providers/types.js';
-import { providerClient, type ProviderClient } from './client.js';
+import type { OAuthConfig, Profile, TokenSet } from '../providers/types.js';
+import { isOpenIdConnect, providerClient, type ProviderClient } from './client.js';
 import { takeFlowFor, type FlowState } from './flow.js';
 import { normalizeTokens, toUserAndAccount } from './profile.js';
 
@@ -88,7 +88,7 @@ async function exchangeCode(provider: OAuthConfig, pc: ProviderClient, params: U
 	);
 	const tokens = await oauth.processAuthorizationCodeResponse(pc.as, pc.client, response, {
 		expectedNonce: flow.nonce ?? oauth.expectNoNonce,
-		requireIdToken: provider.type === 'oidc'
+		requireIdToken: isOpenIdConnect(provider)
 	});
 	// oauth4webapi has checked iss, aud, exp, iat and nonce; the signature is checked here,
 	// against the provider's JWKS (OpenID Connect Core 1.0 §3.1.3.7 step 6).
@@ -98,7 +98,7 @@ async function exchangeCode(provider: OAuthConfig, pc: ProviderClient, params: U
 
 /** The profile: the ID token's claims (OIDC), else the userinfo endpoint's answer. */
 async function fetchProfile(provider: OAuthConfig, pc: ProviderClient, tokens: TokenSet, claims: oauth.IDToken | undefined): Promise<Profile> {
-	if (provider.type === 'oidc' && claims && (provider as OIDCConfig).idToken !== false) return claims as Profile;
+	if (isOpenIdConnect(provider) && claims && provider.idToken !== false) return claims as Profile;
 	const userinfo = typeof provider.userinfo === 'object' ? provider.userinfo : undefined;
 	if (userinfo?.request) return userinfo.request({ tokens, provider });
 	if (!tokens.access_token) throw new TypeError('The token response has no access_token.');

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import * as oauth from 'oauth4webapi';
-import { customFetch, endpointUrl, type FetchLike, type OAuthConfig } from '../providers/types.js';
+import { customFetch, endpointUrl, type FetchLike, type OAuthConfig, type OIDCConfig } from '../providers/types.js';
 
 /**
  * Everything oauth4webapi needs to talk to one provider: the authorization server metadata
@@ -12,6 +12,17 @@ export interface ProviderClient {
 	client: oauth.Client;
 	clientAuth: oauth.ClientAuth;
 	http: { [oauth.customFetch]: FetchLike; [oauth.allowInsecureRequests]: boolean };
+}
+
+/**
+ * Whether the provider speaks OpenID Connect (`type: 'oidc'`) rather than plain OAuth 2: its
+ * discovery is OpenID's, it is asked for `openid profile email`, an ID token is required and
+ * validated (and is the profile unless `idToken: false`). The one place the OAuth code tells
+ * the two apart.
+ * @see create-auth docs/api.md#oauth-2-and-openid-connect
+ */
+export function isOpenIdConnect(provider: OAuthConfig): provider is OIDCConfig {
+	return provider.type === 'oidc';
 }
 
 /** How long discovered metadata is reused, in milliseconds. */
@@ -65,7 +76,7 @@ function discover(provider: OAuthConfig, http: ProviderClient['http']): Promise<
 			return oauth.processDiscoveryResponse(new URL(issuer), response);
 		}
 		const issuer = new URL(provider.issuer!);
-		const algorithm = provider.type === 'oidc' ? 'oidc' : 'oauth2';
+		const algorithm = isOpenIdConnect(provider) ? 'oidc' : 'oauth2';
 		return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...http, algorithm }));
 	})();
 	discovered.set(key, { at: Date.now(), metadata });
@@ -76,7 +87,7 @@ function discover(provider: OAuthConfig, http: ProviderClient['http']): Promise<
 /** Whether the provider's endpoints must come from discovery. */
 const needsDiscovery = (provider: OAuthConfig) =>
 	!!provider.wellKnown ||
-	(!!provider.issuer && (provider.type === 'oidc' || !endpointUrl(provider.authorization) || !endpointUrl(provider.token)));
+	(!!provider.issuer && (isOpenIdConnect(provider) || !endpointUrl(provider.authorization) || !endpointUrl(provider.token)));
 
 /**
  * Resolves the provider's authorization server and client. Endpoints configured on the provider

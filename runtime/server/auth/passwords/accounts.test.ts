@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SQLiteAdapter } from '../adapters/sqlite.js';
 import { AdapterError } from '../errors.js';
-import { authorizeWithPassword, hashPassword, registerWithPassword, verifyPassword } from './passwords.js';
+import { authorizeWithPassword, registerWithPassword } from './accounts.js';
+import { hashPassword, verifyPassword } from './hashing.js';
 
 vi.setConfig({ testTimeout: 20_000 });
 const dir = mkdtempSync(join(tmpdir(), 'create-auth-passwords-'));

@@ -22,7 +22,8 @@ vi.mock('node:crypto', async (original) => {
 		}
 	};
 });
-const { authorizeWithPassword, configurePasswordHashing, hashPassword } = await import('./passwords.js');
+const { configurePasswordHashing, hashPassword } = await import('./hashing.js');
+const { authorizeWithPassword } = await import('./accounts.js');
 
 /** Lets the queue hand the next hashes to scrypt. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -6,7 +6,7 @@ import type { Adapter } from '../adapters/types.js';
 import type { SvelteKitAuthConfig } from '../config.js';
 import { MissingAdapter } from '../errors.js';
 import { SvelteKitAuth } from '../kit.js';
-import { authorizeWithPassword } from './passwords.js';
+import { authorizeWithPassword } from './accounts.js';
 import Credentials from '../providers/credentials.js';
 import { memoryRateLimitStore, type RateLimitStore } from '../limits/rate-limit.js';
 

@@ -6,7 +6,7 @@ import { normalizeEmail } from '../email/address.js';
 import { sendEmailVerification } from '../email/verification.js';
 import { MissingAdapter } from '../errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
-import { passwordAccount, registerWithPassword, type RegisterAdapter } from './passwords.js';
+import { passwordAccount, registerWithPassword, type RegisterAdapter } from './accounts.js';
 import { countAttempt } from '../limits/rate-limit.js';
 import { toUser } from '../session/session.js';
 import { finishSignIn } from '../signin/finish.js';

@@ -1,0 +1,30 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+/**
+ * Abuse limits (OWASP ASVS 4.0.3 V2.2.1): fixed-window counters over rate-limiter-flexible.
+ *
+ * - `rate-limit.ts` — the rules and their defaults (`DEFAULT_RATE_LIMITS`), the store
+ *   interface and the in-memory store (`memoryRateLimitStore`), `createRateLimits`,
+ *   `countAttempt` (`RateLimited` over a limit, `RateLimitStoreError` when the store fails).
+ * - `redis.ts` — `redisRateLimitStore` (ioredis), shared by several servers; apps set up with
+ *   `--rate-limit redis` import it as `../rate-limit-redis.ts`.
+ *
+ * Runtime modules import the module they need, never this index, so that an app is vendored only
+ * the modules it reaches; this index is the folder's table of contents.
+ * @see create-auth docs/api.md#rate-limits
+ */
+export {
+	countAttempt,
+	createRateLimits,
+	DEFAULT_RATE_LIMITS,
+	limiterOf,
+	memoized,
+	memoryRateLimitStore,
+	retryMessage,
+	type Limiter,
+	type RateLimitConfig,
+	type RateLimitResult,
+	type RateLimitRule,
+	type RateLimits,
+	type RateLimitStore
+} from './rate-limit.js';
+export { redisRateLimitStore, type RedisRateLimitStoreOptions } from './redis.js';

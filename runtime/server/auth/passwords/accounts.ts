@@ -1,0 +1,130 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { randomUUID } from 'node:crypto';
+import type { User } from '../../../auth/types.js';
+import { adapterMethod } from '../adapters/methods.js';
+import type { Adapter, AdapterUser } from '../adapters/types.js';
+import type { Account } from '../config.js';
+import { isEmail, normalizeEmail } from '../email/address.js';
+import { AdapterError } from '../errors.js';
+import { toUser } from '../session/session.js';
+import { DUMMY_HASH, hashPassword, verifyPassword } from './hashing.js';
+
+const PASSWORD_LENGTH = { min: 8, max: 1024 } as const;
+/** The provider id of password accounts (their `provider`, and the sign-up's account). */
+export const PASSWORD_PROVIDER = 'credentials';
+
+/** The session's account of a password sign-in, as the credentials provider gives it. */
+export const passwordAccount = (userId: string): Account => ({ type: 'credentials', provider: PASSWORD_PROVIDER, providerAccountId: userId, userId });
+
+/**
+ * Why {@link registerWithPassword} refused; stable values for the sign-up page. `Unavailable`:
+ * the adapter failed (the store is down), a 503 for the page; the others are the visitor's
+ * input, a 400.
+ */
+export type RegisterErrorCode = 'InvalidEmail' | 'PasswordTooShort' | 'PasswordTooLong' | 'EmailInUse' | 'Unavailable';
+
+/** Result of {@link registerWithPassword}. `message` is safe to show to the user. */
+export type RegisterResult =
+	| { ok: true; user: AdapterUser }
+	| { ok: false; code: RegisterErrorCode; message: string };
+
+/** The adapter methods that sign-up needs. */
+export type RegisterAdapter = Required<Pick<Adapter, 'getUserByEmail' | 'createUser' | 'linkAccount'>> &
+	Pick<Adapter, 'deleteUser'>;
+
+/** The adapter methods that password sign-in needs. */
+export type AuthorizeAdapter = Required<Pick<Adapter, 'getAccount' | 'getUser'>>;
+
+const refuse = (code: RegisterErrorCode, message: string): RegisterResult => ({ ok: false, code, message });
+
+/**
+ * Checks a new password (sign-up, reset, change), a raw form value: 8 to 1024 characters
+ * (code points, so an emoji counts once). `message` is safe to show.
+ */
+export function checkNewPassword(
+	value: unknown
+): { ok: true; password: string } | { ok: false; code: 'PasswordTooShort' | 'PasswordTooLong'; message: string } {
+	const password = typeof value === 'string' ? value : '';
+	const length = [...password].length;
+	if (length < PASSWORD_LENGTH.min) return { ok: false, code: 'PasswordTooShort', message: `Use at least ${PASSWORD_LENGTH.min} characters.` };
+	if (length > PASSWORD_LENGTH.max) return { ok: false, code: 'PasswordTooLong', message: `Use at most ${PASSWORD_LENGTH.max} characters.` };
+	return { ok: true, password };
+}
+
+/**
+ * Creates a user and a `credentials` account holding the password hash. Inputs are raw form
+ * values (`FormDataEntryValue | null`). Email is trimmed and lowercased; password is 8..1024
+ * characters. If linking the account fails, the new user is deleted again when the adapter can.
+ * Bad input is `{ ok: false, code }`, and so is a failing adapter (`Unavailable`, the
+ * {@link AdapterError} naming the method logged with `console.error`).
+ * @throws {RateLimited} the password-hashing queue is full.
+ */
+export async function registerWithPassword(
+	adapter: RegisterAdapter,
+	input: { email: unknown; password: unknown }
+): Promise<RegisterResult> {
+	try {
+		return await register(adapter, input);
+	} catch (err) {
+		if (!(err instanceof AdapterError)) throw err;
+		console.error(err);
+		return refuse('Unavailable', 'Sign-up is unavailable for a moment. Please try again shortly.');
+	}
+}
+
+async function register(store: RegisterAdapter, input: { email: unknown; password: unknown }): Promise<RegisterResult> {
+	const adapter = {
+		getUserByEmail: adapterMethod(store, 'getUserByEmail')!,
+		createUser: adapterMethod(store, 'createUser')!,
+		linkAccount: adapterMethod(store, 'linkAccount')!,
+		deleteUser: adapterMethod(store, 'deleteUser')
+	};
+	const email = typeof input.email === 'string' ? normalizeEmail(input.email) : '';
+	if (!isEmail(email)) return refuse('InvalidEmail', 'Enter a valid email address.');
+	const checked = checkNewPassword(input.password);
+	if (!checked.ok) return checked;
+	const { password } = checked;
+	const emailInUse = () => refuse('EmailInUse', 'An account with this email already exists.');
+	if (await adapter.getUserByEmail(email)) return emailInUse();
+
+	const password_hash = await hashPassword(password);
+	let user: AdapterUser;
+	try {
+		user = await adapter.createUser({ id: randomUUID(), email, emailVerified: null, name: null, image: null });
+	} catch (err) {
+		// Lost a race with a concurrent sign-up for the same email (unique constraint).
+		if (await adapter.getUserByEmail(email)) return emailInUse();
+		throw err;
+	}
+	try {
+		await adapter.linkAccount({ userId: user.id, type: PASSWORD_PROVIDER, provider: PASSWORD_PROVIDER, providerAccountId: email, password_hash });
+	} catch (err) {
+		await adapter.deleteUser?.(user.id);
+		throw err;
+	}
+	return { ok: true, user };
+}
+
+/**
+ * The `authorize` of a Credentials provider backed by {@link registerWithPassword}'s accounts.
+ * Returns `{ id, email, name, image }` or null; null never says whether the email or the
+ * password was wrong, and takes as long either way (a dummy hash is checked when there is
+ * no account). A password over 1024 characters is null at once, never hashed.
+ * @throws {RateLimited} the password-hashing queue is full.
+ * @throws {AdapterError} naming the method, when the adapter fails (the store is down): the
+ *   sign-in then ends on `?error=AdapterError`, "unavailable for a moment", not a failed sign-in
+ */
+export async function authorizeWithPassword(
+	store: AuthorizeAdapter,
+	credentials: Partial<Record<string, unknown>>
+): Promise<User | null> {
+	const adapter = { getAccount: adapterMethod(store, 'getAccount')!, getUser: adapterMethod(store, 'getUser')! };
+	const email = typeof credentials.email === 'string' ? normalizeEmail(credentials.email) : '';
+	const password = typeof credentials.password === 'string' ? credentials.password : '';
+	if (password.length > PASSWORD_LENGTH.max * 2 || [...password].length > PASSWORD_LENGTH.max) return null;
+	const account = email ? await adapter.getAccount(email, PASSWORD_PROVIDER) : null;
+	const hash = typeof account?.password_hash === 'string' ? account.password_hash : DUMMY_HASH;
+	const valid = (await verifyPassword(password, hash)) && account !== null && hash !== DUMMY_HASH;
+	const user = valid ? await adapter.getUser(account.userId) : null;
+	return user && toUser(user);
+}

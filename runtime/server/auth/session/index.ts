@@ -1,0 +1,32 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+/**
+ * Sessions: reading, starting and ending them, and what they are made of.
+ *
+ * - `session.ts` — `readSession` (for `locals.auth()`: the cookie decrypted or the database
+ *   session loaded, callbacks run, re-issued when due), `startSession`, `endSession`,
+ *   `endUserSessions` (sign every device out after a password change), `toUser`.
+ * - `jwt.ts` — the JWE (`dir` + A256GCM, HKDF-SHA256 keys) of session cookies (`encodeToken`,
+ *   `decodeToken`) and of the runtime's other sealed cookies (`seal`, `unseal`).
+ * - `cookies.ts` — cookie names (`__Secure-` prefix), attributes, chunking of large values.
+ * - `cache.ts` — the per-process cache of database sessions (`session.cacheMaxAge`).
+ * - `refresh.ts` — `refreshAccessToken` / `refreshTokenGrant` for a JWT session's access
+ *   token, through the provider's flow (no OAuth code here).
+ *
+ * Runtime modules import the module they need, never this index, so that an app is vendored only
+ * the modules it reaches; this index is the folder's table of contents.
+ * @see create-auth docs/api.md#session-strategies
+ */
+export { SessionCache, sessionCacheFor } from './cache.js';
+export { authCookie, deleteChunkedCookie, getChunkedCookie, setChunkedCookie, type CookieOptions } from './cookies.js';
+export { decodeToken, encodeToken, seal, unseal } from './jwt.js';
+export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './refresh.js';
+export {
+	deleteSessionCookie,
+	endSession,
+	endUserSessions,
+	readSession,
+	startSession,
+	STORE_UNAVAILABLE,
+	toUser,
+	type SessionContext
+} from './session.js';

@@ -1,0 +1,16 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+/**
+ * WebAuthn (passkeys), over `@simplewebauthn/server`. Only the passkey flow
+ * (`signin/passkey.ts`, put on its provider by `Passkey()`) imports it, so only apps with
+ * passkeys load it.
+ *
+ * - `ceremonies.ts` — `webauthnOptionsRoute` (`GET <basePath>/webauthn-options/<id>`: the
+ *   registration or authentication options, the challenge in a sealed 5-minute cookie) and
+ *   `passkeySignIn` (verifies the posted response: challenge, origin, relying party, user
+ *   verification, signature, counter; then signs in or creates the account).
+ *
+ * Runtime modules import the module they need, never this index, so that an app is vendored only
+ * the modules it reaches; this index is the folder's table of contents.
+ * @see create-auth docs/api.md#passkey
+ */
+export { passkeySignIn, webauthnOptionsRoute } from './ceremonies.js';
