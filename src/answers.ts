@@ -86,7 +86,7 @@ export function validateAnswers(answers: Answers): Answers {
 		throw new CliError(
 			'E_UNSUPPORTED_ADAPTER',
 			`The ${answers.adapter} adapter cannot ${need.why}.`,
-			`Choose another --adapter (${others.slice(0, -1).join(', ')} or ${others.at(-1)}), or leave ${need.of} out of --providers.`
+			`Choose another --adapter (${others.length > 1 ? `${others.slice(0, -1).join(', ')} or ${others.at(-1)}` : others.join('')}), or leave ${need.of} out of --providers.`
 		);
 	}
 	if (!(RATE_LIMIT_STORES as readonly string[]).includes(answers.rateLimit)) {
@@ -119,7 +119,8 @@ export interface ResolvedAnswers {
 
 /**
  * Looks the answers' ids up in the registries. Meant for answers {@link validateAnswers} passed
- * (or a manifest recorded): an id the registry does not know is left out rather than refused.
+ * (or a manifest recorded): a provider id the registry does not know is left out rather than
+ * refused, and an unknown adapter id reads as the default adapter's.
  */
 export function resolveAnswers(answers: Answers): ResolvedAnswers {
 	const providers = answers.providers.flatMap((id) => findProvider(id) ?? []);
