@@ -150,7 +150,7 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		expect(steps).toContain("Email and password: password-reset links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.");
 		const files = await snapshot(dir);
 		expect(files['src/lib/server/auth/mail-smtp.ts']).toContain("from 'nodemailer'");
-		expect(files['src/lib/server/auth/providers/email.ts']).toContain("from '../mail-smtp.js'");
+		expect(files['src/lib/server/auth/providers/email.ts']).toContain("from '../email/smtp.js'");
 		expect(files['src/auth.ts']).toContain('const mailer = smtpMailer({ server: env.EMAIL_SERVER, from: env.EMAIL_FROM });');
 		expect(files['src/auth.ts']).toContain('const email = Email({ server: env.EMAIL_SERVER, from: env.EMAIL_FROM });');
 		expect(files['src/auth.ts']).toContain('providers: [credentials, email],\n\t\tmailer,\n');
@@ -173,7 +173,7 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		const oauthFiles = await snapshot(oauthOnly);
 		expect(oauthFiles['src/lib/server/auth/providers/email.ts']).toBeUndefined();
 		expect(oauthFiles['src/lib/server/auth/mail-smtp.ts']).toBeUndefined();
-		expect(oauthFiles['src/lib/server/auth/email.ts']).toContain('export function emailLinkAction(');
+		expect(oauthFiles['src/lib/server/auth/signin/email.ts']).toBeUndefined(); // the email flow comes with the email provider only
 		expect(JSON.parse(oauthFiles['package.json']!).dependencies.nodemailer).toBeUndefined();
 		expect(oauthFiles['.env']).not.toContain('EMAIL_SERVER');
 		expect(oauthFiles['src/routes/signin/+page.svelte']).not.toContain('Sign in with Email');
