@@ -61,6 +61,8 @@ async function nextVersion(): Promise<string> {
 	// The same line the user edits: a conflict.
 	await edit(path.join(tool, 'runtime/server/auth/http/see-other.ts'), 'export function seeOther(', 'export function seeOther /* upstream */(');
 	await writeFile(path.join(tool, 'runtime/server/auth/added-upstream.ts'), '// Managed by create-auth\nexport const added = true;\n');
+	// A new module is vendored when something an app imports reaches it.
+	await edit(path.join(tool, 'runtime/server/auth/errors.ts'), '// Upstream change.\n', "// Upstream change.\nexport { added } from './added-upstream.js';\n");
 	return tool;
 }
 

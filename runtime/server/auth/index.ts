@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 /**
- * The runtime's public entry, what every app imports (`$lib/server/auth`): `SvelteKitAuth`, the
+ * The runtime's public entry, what every app imports (its `lib/server/auth/index.ts`): `SvelteKitAuth`, the
  * config and provider types, errors, guards, rate limits, mail, token refresh. Each export is
  * named, and everything here is what every app needs: nothing reached from this module loads
  * OAuth, OAuth 1.0a, WebAuthn, email links or passwords. Those come with the provider that uses
