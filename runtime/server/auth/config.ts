@@ -210,7 +210,7 @@ export interface SvelteKitAuthConfig {
 	redirectProxyUrl?: string;
 	/**
 	 * Limits on credentials sign-in and sign-up attempts (see `DEFAULT_RATE_LIMITS` in
-	 * `rate-limit.ts`: 10 failed sign-ins per email and 50 per client address in 15 minutes, 10
+	 * `limits/rate-limit.ts`: 10 failed sign-ins per email and 50 per client address in 15 minutes, 10
 	 * sign-ups per client address in an hour), counted in this process's memory unless a
 	 * `store` is given (`redisRateLimitStore` for several servers). `false` turns them off.
 	 */
@@ -276,11 +276,12 @@ export interface ResolvedConfig {
 const DAY = 24 * 60 * 60;
 
 /**
- * Applies defaults and validates.
+ * Applies defaults and validates, then runs each provider's `flow.check` on the result (a
+ * provider without a flow is logged as `InvalidProvider`; signing in with it fails).
  * @throws {MissingSecret} no secret, or one shorter than 32 characters.
- * @throws {MissingAdapter} `database` strategy without an adapter; an email or passkey
- *   provider, or `passwords.requireEmailVerification`, with an adapter that lacks a method it
- *   needs (the message names them).
+ * @throws {MissingAdapter} `database` strategy without an adapter; from a flow's check: an email
+ *   or passkey provider, or a credentials provider with `passwords.requireEmailVerification`,
+ *   with an adapter that lacks a method it needs (the message names them).
  * @throws {InvalidUrl} `url` is given but is not an absolute URL.
  * @param resolve the app's `resolve` from `$app/paths` (see `AppEnvironment`), kept as `resolve`
  * @see create-auth docs/api.md#configuration

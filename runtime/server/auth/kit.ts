@@ -89,7 +89,7 @@ export interface SvelteKitAuthResult {
  *   `changePassword` / `verifyEmail` are form actions for the `/signin`, `/signout`, `/signup`,
  *   `/signin/email`, `/signin/forgot-password`, `/signin/reset-password`, `/account` and
  *   `/signin/verify-email` pages.
- * - The guards `requireSession()` / `requireUser()` (guards.ts) find this config through the
+ * - The guards `requireSession()` / `requireUser()` (`http/guards.ts`) find this config through the
  *   request, and the current request through `app.getRequestEvent`.
  *
  * `config` is an object (checked now, unless `app.building`) or a function of the request event

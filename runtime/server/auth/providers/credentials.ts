@@ -9,7 +9,9 @@ export type CredentialsOptions<C extends string> = Omit<CredentialsConfig<C>, 't
 /**
  * The `credentials` provider: sign-in with fields checked by your `authorize()`.
  * Defaults: `id` `credentials`, `name` `Credentials`. Always uses the session strategy of
- * the config; the user returned by `authorize()` is what the session holds.
+ * the config; the user returned by `authorize()` is what the session holds. Its flow
+ * (`signin/credentials.ts`) also offers the password-account actions (`signUp`, the reset and
+ * change of a password, the address confirmation: `passwords/`).
  * @see create-auth docs/api.md#credentials
  */
 export default function Credentials<C extends string = string>(options: CredentialsOptions<C>): CredentialsConfig<C> {

@@ -24,7 +24,7 @@ export interface EmailOptions {
 /**
  * The `email` provider: sign-in with a one-time link sent to the user's address ("magic
  * link"), over SMTP with nodemailer. The flow (token, limits, the link's page) is the
- * runtime's (`email.ts`); this module only sends.
+ * runtime's (`signin/email.ts`, the flow it carries); this module only sends.
  * @see create-auth docs/api.md#email
  */
 export default function Email(options: EmailOptions = {}): EmailConfig {

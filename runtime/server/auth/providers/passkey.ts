@@ -20,7 +20,7 @@ export interface PasskeyOptions {
  * The `passkey` provider (the spec's WebAuthn type): sign-up with an email address and a new
  * passkey, sign-in with a passkey (button or autofill), and more passkeys added by a signed-in
  * user. Needs an adapter with the authenticator methods. The ceremonies (challenge, checks,
- * storage) are the runtime's (`webauthn.ts`, over `@simplewebauthn/server`).
+ * storage) are the runtime's (`signin/passkey.ts`, the flow it carries, over `webauthn/` and `@simplewebauthn/server`).
  * @see create-auth docs/api.md#passkey, #adapter-methods (authenticators)
  */
 export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
