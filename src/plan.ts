@@ -238,11 +238,12 @@ async function own(run: PlanRun, path: string, strategy: 'managed' | 'merge', re
 	const { project, input, plan } = run;
 	// A runtime module a release moved: the app's copy and record of its old path stand in (renames.ts).
 	const from = strategy === 'managed' ? movedFrom(path, project.libDir, run.manifest) : undefined;
+	const carried = from !== undefined && project.files[path] === undefined ? project.files[from] : undefined;
 	const base = run.manifest?.files[from ?? path];
 	const content = await formatted(run, path, rendered, base);
 	const result = reconcileFile({
 		path,
-		current: project.files[path] ?? (from === undefined ? undefined : project.files[from]),
+		current: project.files[path] ?? carried,
 		base: base && 'content' in base ? base.content : undefined,
 		next: content,
 		from: fromRendered === undefined ? undefined : await formatted(run, path, fromRendered),
@@ -250,7 +251,9 @@ async function own(run: PlanRun, path: string, strategy: 'managed' | 'merge', re
 		labels: { ours: 'yours', theirs: `create-auth ${input.tool.version}` }
 	});
 	if (result.record) run.recorded[path] = { strategy, content, ...(input.format ? { rendered: digest(rendered) } : {}) };
-	if (result.write !== undefined) write(run, path, strategy, result.write);
+	// A carried copy the merge keeps as it is still moves to the new path.
+	const text = result.write ?? (result.record && !result.skipped ? carried : undefined);
+	if (text !== undefined) write(run, path, strategy, text);
 	if (result.skipped) plan.skipped.push({ path, reason: result.skipped });
 	if (result.conflict) plan.conflicts.push(path);
 	plan.pending.push(...result.pending);
