@@ -290,19 +290,15 @@ interface UserFileEdit {
  */
 async function createOrPatch(run: PlanRun, path: string, template: string, edit: UserFileEdit, more: readonly UserFileEdit[] = [], editCreated = false): Promise<void> {
 	const existing = run.project.files[path];
-	const created = existing === undefined ? await formatted(run, path, run.render(template, run.contextFor(path))) : undefined;
-	let content = existing ?? created!;
-	const records: string[] = [];
-	for (const [index, step] of [edit, ...more].entries()) {
-		if (index === 0 && created !== undefined && !editCreated) {
-			records.push(...step.records);
-			continue;
-		}
+	let content = existing ?? (await formatted(run, path, run.render(template, run.contextFor(path))));
+	// A file created from its template already has what `edit` would add (unless it is a skeleton).
+	const createdWhole = existing === undefined && !editCreated;
+	const records = createdWhole ? [...edit.records] : [];
+	for (const step of createdWhole ? more : [edit, ...more]) {
 		const result = step.apply(content);
 		pending(run, result.pending);
 		content = result.content;
 		if (!result.pending) records.push(...step.records);
-		else if (index === 0) records.length = 0;
 	}
 	patch(run, path, content, records);
 }
