@@ -7,9 +7,10 @@ export const ADAPTER_IDS = ['sqlite', 'postgres', 'mysql', 'drizzle', 'hosted-db
 export type AdapterId = (typeof ADAPTER_IDS)[number];
 
 /**
- * What the CLI needs to know about one adapter to scaffold it: the runtime modules to vendor,
- * the packages to install, the environment variable it reads, and its migrations. Its
- * declaration in `src/auth.ts` is the template `templates/adapters/<id>.ts.hbs`.
+ * What the CLI needs to know about one adapter to scaffold it: the packages to install, the
+ * environment variable it reads, and its migrations; its runtime module is
+ * `server/auth/adapters/<id>.ts`, vendored with what it imports. Its declaration in
+ * `src/auth.ts` is the template `templates/adapters/<id>.ts.hbs`.
  */
 export interface AdapterScaffold {
 	id: AdapterId;
@@ -20,8 +21,6 @@ export interface AdapterScaffold {
 	factory: string;
 	/** Other names its declaration imports from that module (a client it constructs). */
 	alsoImports?: string[];
-	/** Runtime modules under `server/auth/adapters/` besides `types.ts`, without extension. */
-	modules: string[];
 	/** The dialect whose `migrations/<dialect>/*.sql` are vendored and applied by `create-auth migrate`. */
 	migrations?: SqlDialectId;
 	/** npm packages the adapter's module imports, and their types. */
@@ -72,7 +71,6 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		supports: ['authenticators'],
 		label: 'SQLite',
 		hint: 'embedded, a file next to your app; no server',
-		modules: ['sqlite', 'sql'],
 		dependencies: ['better-sqlite3'],
 		devDependencies: ['@types/better-sqlite3'],
 		builds: ['better-sqlite3'],
@@ -86,7 +84,6 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		supports: ['authenticators'],
 		label: 'PostgreSQL',
 		hint: 'pg, pooled; tables made by create-auth migrate',
-		modules: ['postgres', 'sql'],
 		migrations: 'postgres',
 		dependencies: ['pg'],
 		devDependencies: ['@types/pg'],
@@ -107,7 +104,6 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		supports: ['authenticators'],
 		label: 'MySQL / MariaDB',
 		hint: 'mysql2, pooled; tables made by create-auth migrate',
-		modules: ['mysql', 'sql'],
 		migrations: 'mysql',
 		dependencies: ['mysql2'],
 		devDependencies: [],
@@ -128,7 +124,6 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		supports: ['authenticators'],
 		label: 'Drizzle',
 		hint: "your app's Drizzle db and schema; tables created with its drizzle-kit",
-		modules: ['drizzle', 'sql'],
 		env: [],
 		dependencies: [],
 		devDependencies: [],
@@ -142,7 +137,6 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		alsoImports: ['HostedDbClient'],
 		label: 'Hosted database',
 		hint: 'a record API (Xata-style) with the authlib_* tables',
-		modules: ['hosted-db', 'hosted-db-client'],
 		supports: [],
 		env: [
 			{ key: 'AUTH_HOSTED_DB_URL', description: 'The hosted database, without its branch: https://<workspace>/db/<database>', value: '', example: 'https://workspace.example.com/db/app' },
@@ -160,7 +154,6 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		supports: ['authenticators'],
 		label: 'Memory',
 		hint: 'for demos and tests: everything is lost on restart',
-		modules: ['memory'],
 		env: [],
 		dependencies: [],
 		devDependencies: [],
@@ -209,30 +202,19 @@ export function adaptersFor(project: { drizzle?: DrizzleSetup }): AdapterScaffol
  * Modules of `runtime/server/auth/adapters/` every app gets whatever its adapter: the adapter
  * contract (`types`), the helpers flows call it through (`methods`), the folder's index.
  */
-const SHARED_ADAPTER_MODULES = new Set(['types', 'methods', 'index']);
-
 /**
- * Whether a runtime file is an adapter's asset rather than a module code imports: its SQL
- * migrations (`server/auth/adapters/migrations/<dialect>/*.sql`, run by `create-auth migrate`)
- * and its Drizzle tables (`server/auth/adapters/drizzle-schema/<dialect>.ts`, re-exported from
- * the app's schema). Nothing in the runtime imports them, so the app gets the chosen adapter's
- * by {@link isOtherAdaptersFile}'s rule rather than by following imports.
+ * Whether a runtime file is one of the chosen adapter's assets, which nothing imports and the
+ * app gets by this rule instead of by following imports: the SQL migrations of its dialect
+ * (`server/auth/adapters/migrations/<dialect>/*.sql`, run by `create-auth migrate`) and, for
+ * Drizzle, the tables of the app's dialect (`server/auth/adapters/drizzle-schema/<dialect>.ts`,
+ * re-exported from the app's schema). Any other file: false.
+ *
+ * @param drizzleDialect the dialect of the app's Drizzle setup, if any
  */
-export function isAdapterAsset(file: string): boolean {
-	return /^server\/auth\/adapters\/(?:migrations\/[^/]+\/.*|drizzle-schema\/[^/]+\.ts)$/.test(file);
-}
-
-/**
- * Whether a vendored runtime file (keyed like `server/auth/adapters/sql.ts`) belongs to another
- * adapter than `adapter`, or to another dialect than the app's, and so stays out of the app: an
- * app never imports a driver it lacks. `migrations/<dialect>/` follow the adapter's dialect;
- * `drizzle-schema/<dialect>.ts`, the dialect of the app's Drizzle setup.
- */
-export function isOtherAdaptersFile(file: string, adapter: AdapterScaffold, drizzleDialect: DrizzleDialect | undefined): boolean {
-	const match = /^server\/auth\/adapters\/(?:migrations\/([^/]+)\/.*|drizzle-schema\/([^/]+)\.ts|([^/]+)\.ts)$/.exec(file);
+export function isAdapterAsset(file: string, adapter: AdapterScaffold, drizzleDialect: DrizzleDialect | undefined): boolean {
+	const match = /^server\/auth\/adapters\/(?:migrations\/([^/]+)\/.*|drizzle-schema\/([^/]+)\.ts)$/.exec(file);
 	if (!match) return false;
-	const [, dialect, schemaDialect, module] = match;
-	if (dialect !== undefined) return dialect !== adapter.migrations;
-	if (schemaDialect !== undefined) return !adapter.drizzle || schemaDialect !== drizzleDialect;
-	return !SHARED_ADAPTER_MODULES.has(module!) && !adapter.modules.includes(module!);
+	const [, dialect, schemaDialect] = match;
+	if (dialect !== undefined) return dialect === adapter.migrations;
+	return adapter.drizzle === true && schemaDialect === drizzleDialect;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { buildsFor, isAdapterAsset, isOtherAdaptersFile } from './adapters.js';
+import { buildsFor, isAdapterAsset } from './adapters.js';
 import { resolveAnswers, type Answers, type ResolvedAnswers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import { addAppTypes } from './edits/app-types.js';
@@ -108,14 +108,14 @@ export function runtimeEntries(resolved: ResolvedAnswers): string[] {
 /**
  * The runtime files an app gets, sorted: every file reachable by imports from
  * {@link runtimeEntries} ({@link runtimeClosure}), and the chosen adapter's assets (SQL
- * migrations of its dialect, the Drizzle tables of the app's dialect: {@link isAdapterAsset},
- * {@link isOtherAdaptersFile}), with what those import. So a provider's or feature's code, and
+ * migrations of its dialect, the Drizzle tables of the app's dialect: {@link isAdapterAsset}),
+ * with what those import. So a provider's or feature's code, and
  * the packages it imports, reach only the apps that chose it.
  *
  * @throws {Error} from {@link runtimeClosure}: an entry or an import that names no runtime file
  */
 function vendoredRuntime(runtime: TextFiles, resolved: ResolvedAnswers, drizzleDialect: DrizzleDialect | undefined): string[] {
-	const assets = Object.keys(runtime).filter((file) => isAdapterAsset(file) && !isOtherAdaptersFile(file, resolved.adapter, drizzleDialect));
+	const assets = Object.keys(runtime).filter((file) => isAdapterAsset(file, resolved.adapter, drizzleDialect));
 	const code = assets.filter((file) => /\.ts$/.test(file));
 	return [...new Set([...runtimeClosure(runtime, [...runtimeEntries(resolved), ...code]), ...assets])].sort((a, b) => a.localeCompare(b));
 }
