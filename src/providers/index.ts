@@ -8,7 +8,10 @@ import { passkey } from './passkey.js';
 import { social } from './social.js';
 import type { ProviderScaffold } from './types.js';
 
-/** Every provider id the CLI can scaffold, in prompt order. */
+/**
+ * The provider registry: every provider the CLI can scaffold, in prompt order, which is also the
+ * order their page sections, exports and config entries appear in. Adding a provider is one line here.
+ */
 export const PROVIDERS: readonly ProviderScaffold[] = [credentials, email, passkey, idp, social, github, google, oidc];
 
 /** The scaffold for `id`, or undefined for an id the CLI does not know. */
@@ -16,4 +19,4 @@ export function findProvider(id: string): ProviderScaffold | undefined {
 	return PROVIDERS.find((provider) => provider.id === id);
 }
 
-export type { ProviderEnvVar, ProviderImport, ProviderScaffold } from './types.js';
+export type { AdapterCapability, AdapterNeed, AppTypesEdit, Descriptor, FeatureDescriptor, ProviderDescriptor, ProviderEnvVar, ProviderImport, ProviderScaffold } from './types.js';
