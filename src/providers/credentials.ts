@@ -30,7 +30,14 @@ export const credentials: ProviderScaffold = {
 		'signin/verify-email/+page.svelte'
 	],
 	exports: ['signUp', 'requestPasswordReset', 'resetPassword', 'changePassword', 'verifyEmail'],
-	sections: ['auth/config', 'signin/state', 'signin/form-message', 'signin/fields', 'signin/styles', 'signup/props', 'signup/form-message', 'signup/form', 'signup/styles', 'signup/field-styles', 'account/props', 'account/actions', 'account/styles', 'account-server/imports', 'account-server/actions'],
+	// Its page sections: templates/providers/credentials/<page>/<slot>.hbs.
+	sections: [
+		'auth/config',
+		'signin/state', 'signin/form-message', 'signin/fields', 'signin/styles',
+		'signup/props', 'signup/form-message', 'signup/form', 'signup/styles', 'signup/field-styles',
+		'account/props', 'account/actions', 'account/styles',
+		'account-server/imports', 'account-server/actions'
+	],
 	emailField: true,
 	dependencies: ['nodemailer'],
 	devDependencies: ['@types/nodemailer'],

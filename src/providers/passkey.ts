@@ -16,6 +16,11 @@ export const passkey: ProviderScaffold = {
 	dependencies: ['@simplewebauthn/server', '@simplewebauthn/browser'],
 	entries: ['auth/passkey'],
 	needs: [{ capability: 'authenticators', why: 'store passkeys: its schema has no authenticator table' }],
-	sections: ['signin/imports', 'signin/messages', 'signin/script', 'signin/client-message', 'signin/fields', 'signup/imports', 'signup/state', 'signup/client-message', 'signup/script', 'signup/form', 'signup/alternative', 'signup/alternative-styles', 'account/page-imports', 'account/imports', 'account/script', 'account/actions', 'account/styles'],
+	// Its page sections: templates/providers/passkey/<page>/<slot>.hbs.
+	sections: [
+		'signin/imports', 'signin/messages', 'signin/script', 'signin/client-message', 'signin/fields',
+		'signup/imports', 'signup/state', 'signup/client-message', 'signup/script', 'signup/form', 'signup/alternative', 'signup/alternative-styles',
+		'account/page-imports', 'account/imports', 'account/script', 'account/actions', 'account/styles'
+	],
 	emailAutofill: true
 };
