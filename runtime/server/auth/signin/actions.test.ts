@@ -104,3 +104,50 @@ describe('the signIn action under rate limits', () => {
 		expect(await signIn(app(), 'ada@example.com', 'right')).toMatchObject({ status: 429, headers: { 'retry-after': '5' } });
 	});
 });
+
+describe('dispatch to the provider object', () => {
+	it('hands the signIn action to the posted provider\'s flow, with the form and the callback URL', async () => {
+		const flow = { signIn: vi.fn(async () => '/welcome') };
+		const custom = { id: 'custom', name: 'Custom', type: 'credentials' as const, flow };
+		const auth = SvelteKitAuth({ secret, logger, providers: [custom, Credentials({ credentials: {}, authorize })] });
+		const outcome = await actionOutcome(auth.signIn, requestEvent('http://localhost/signin?callbackUrl=/next', new Jar(), { form: { providerId: 'custom', x: '1' } }));
+		expect(outcome).toEqual({ redirect: '/welcome' });
+		expect(flow.signIn).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ providers: expect.any(Array) }), custom, expect.any(FormData), '/next');
+		expect(authorize).not.toHaveBeenCalled();
+	});
+
+	it('refuses a provider object without a flow: InvalidProvider logged at startup, and its sign-in ends on ?error=InvalidProvider', async () => {
+		const bare = { id: 'bare', name: 'Bare', type: 'oauth' } as never;
+		const auth = SvelteKitAuth({ secret, logger, providers: [bare] });
+		expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ type: 'InvalidProvider' }));
+		expect(await actionOutcome(auth.signIn, requestEvent('http://localhost/signin', new Jar(), { form: { providerId: 'bare' } }))).toEqual({
+			redirect: '/signin?error=InvalidProvider'
+		});
+	});
+
+	it('answers an action no configured provider offers with 404, logging InvalidProvider', async () => {
+		const auth = app();
+		await expect(actionOutcome(auth.emailLink, requestEvent('http://localhost/signin/email', new Jar(), { form: { token: 't', email: 'a@b.c' } }))).rejects.toMatchObject({
+			status: 404
+		});
+		expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ type: 'InvalidProvider' }));
+	});
+});
+
+describe('handle dispatches the runtime\'s routes to the provider\'s flow', () => {
+	const answer = vi.fn(async (event: { request: Request }) => (event.request.method === 'GET' ? new Response('options') : undefined));
+	const custom = { id: 'custom', name: 'Custom', type: 'webauthn' as const, flow: { signIn: async () => '/', routes: { 'webauthn-options': answer } } };
+	const handle = (url: string, method = 'GET') =>
+		SvelteKitAuth({ secret, logger, providers: [custom] }).handle({
+			event: requestEvent(url, new Jar(), method === 'POST' ? { form: {} } : {}),
+			resolve: async () => new Response('app')
+		}) as Promise<Response>;
+
+	it('answers <basePath>/<route>/<id> with the flow\'s handler; a route its flow lacks, an unknown id, or an undefined answer go on to the app', async () => {
+		expect(await (await handle('http://localhost/auth/webauthn-options/custom')).text()).toBe('options');
+		expect(await (await handle('http://localhost/auth/callback/custom')).text()).toBe('app');
+		expect(await (await handle('http://localhost/auth/webauthn-options/other')).text()).toBe('app');
+		expect(await (await handle('http://localhost/auth/webauthn-options/custom', 'POST')).text()).toBe('app');
+		expect(answer).toHaveBeenCalledTimes(2);
+	});
+});
