@@ -30,7 +30,8 @@ describe('RUNTIME_MOVES', () => {
 });
 
 describe('movedFrom', () => {
-	const [[from, to]] = Object.entries(RUNTIME_MOVES);
+	const from = 'server/auth/cookies.ts';
+	const to = RUNTIME_MOVES[from]!;
 	const manifest = (files: Manifest['files']): Manifest => ({ version: PRE_RESHAPE, answers: {} as Manifest['answers'], files, pending: [] });
 
 	it('finds the old path of a moved file the manifest recorded as managed', () => {
