@@ -1,9 +1,12 @@
 /**
- * An app that got auth on SvelteKit 2 and then moved to SvelteKit 3 the way the SvelteKit team
- * tells users to: `sv migrate sveltekit-3` (dependencies, tsconfig, `$lib` → `#lib`, explicit
- * environment variables, hook types). The vendored runtime needs no change; `create-auth` run
- * again finds every file already as it would write it for SvelteKit 3, and the app builds,
- * type-checks and signs users in.
+ * An app that got auth from the previous release of create-auth (0.1.0, before issue 27's
+ * reshape) on SvelteKit 2, whose owner then edited a page, `src/auth.ts` and a runtime module,
+ * and moved to SvelteKit 3 the way the SvelteKit team tells users to: `sv migrate sveltekit-3`
+ * (dependencies, tsconfig, `$lib` → `#lib`, explicit environment variables, hook types). The
+ * vendored runtime needs no change for Kit 3; `create-auth` of this version then finds every
+ * file of the user's already as it would write it for SvelteKit 3, moves the runtime into its
+ * folders carrying the user's edit along, and the app builds, type-checks and signs users in:
+ * the upgrade corpus's end-to-end case (src/upgrade-corpus.test.ts has the rest).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +15,9 @@ import { credentialsFlows } from './credentials-flow.js';
 import { build, check, copyFixture, install, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { node22, type NodeToolchain } from './harness/node.js';
-import { sameCode } from '../src/reconcile.js';
+import { sameCode } from '../src/merge.js';
+import { RUNTIME_MOVES } from '../src/renames.js';
+import { PRE_RESHAPE, releaseBin } from './harness/release.js';
 
 /** The `sv` release the kit3 fixtures were made with. */
 const SV = 'sv@1.0.0-next.7';
@@ -28,25 +33,36 @@ async function tree(appDir: string, dir: string): Promise<Record<string, string>
 	return files;
 }
 
-describe('a SvelteKit 2 app with auth, migrated to SvelteKit 3 with sv migrate', () => {
+/** The user's edits, one line appended to each file: a page, src/auth.ts, a runtime module that moved. */
+const [movedFrom, movedTo] = ['server/auth/cookies.ts', RUNTIME_MOVES['server/auth/cookies.ts']!];
+const EDITS = {
+	'src/routes/signin/+page.svelte': '<p class="help">Trouble signing in? Write to help@example.com.</p>',
+	'src/auth.ts': "export const supportAddress = 'help@example.com';",
+	[`src/lib/${movedFrom}`]: 'export const reviewedBy = "our security team";'
+};
+
+describe('a SvelteKit 2 app with auth from the previous release, edited, migrated to SvelteKit 3 with sv migrate, then upgraded', () => {
 	let toolchain: NodeToolchain;
 	let appDir: string;
 	let server: Server | undefined;
 	let browser: Browser | undefined;
 	let runtimeBefore: Record<string, string>;
+	let runtimeMigrated: Record<string, string>;
 	let migrate: RunResult;
 	let again: RunResult;
 
 	beforeAll(async () => {
 		toolchain = await node22();
 		appDir = await copyFixture('kit2-ts');
-		const first = await runCli(appDir, ['--yes', '--no-install']);
-		if (first.exitCode !== 0) throw new Error(`create-auth failed:\n${first.stdout}\n${first.stderr}`);
+		const first = await runCli(appDir, ['--yes', '--no-install'], { bin: releaseBin(PRE_RESHAPE) });
+		if (first.exitCode !== 0) throw new Error(`create-auth ${PRE_RESHAPE} failed:\n${first.stdout}\n${first.stderr}`);
+		for (const [file, line] of Object.entries(EDITS)) await fs.appendFile(path.join(appDir, file), `\n${line}\n`);
 		runtimeBefore = { ...(await tree(appDir, 'src/lib/server/auth')), ...(await tree(appDir, 'src/lib/auth')) };
 
 		const args = ['--yes', '-p', SV, 'sv', 'migrate', 'sveltekit-3', '--cwd', appDir, '--no-git-check', '--tasks', 'all', '--confirm', '--no-install'];
 		migrate = await run('npx', args, { cwd: appDir, env: toolchain.env, timeout: 300_000 });
 		if (migrate.exitCode !== 0) throw new Error(`sv migrate failed:\n${migrate.stdout}\n${migrate.stderr}`);
+		runtimeMigrated = { ...(await tree(appDir, 'src/lib/server/auth')), ...(await tree(appDir, 'src/lib/auth')) };
 
 		await install(appDir, { env: toolchain.env });
 		again = await runCli(appDir, ['--yes'], { node: toolchain.node, env: toolchain.env });
@@ -62,21 +78,32 @@ describe('a SvelteKit 2 app with auth, migrated to SvelteKit 3 with sv migrate',
 		if (appDir) await removeApp(appDir);
 	});
 
-	it('leaves the vendored runtime untouched, and lists none of its files as migration work', async () => {
-		const runtimeAfter = { ...(await tree(appDir, 'src/lib/server/auth')), ...(await tree(appDir, 'src/lib/auth')) };
-		expect(runtimeAfter).toEqual(runtimeBefore);
+	it('sv migrate leaves the vendored runtime untouched, and lists none of its files as migration work', async () => {
+		expect(runtimeMigrated).toEqual(runtimeBefore);
 		const report = await fs.readFile(path.join(appDir, 'MIGRATION_TASKS.md'), 'utf8').catch(() => '');
 		expect(report).not.toMatch(/src\/lib\/(server\/)?auth\//);
 	});
 
-	it('finds every file already as it writes it for SvelteKit 3: only the manifest is rewritten', async () => {
-		expect(again.stdout).toMatch(/Wrote 1 files:\s+│?\s*~ \.create-auth\/manifest\.json/);
-		expect(again.stdout).not.toMatch(/changed since create-auth wrote it|To do by hand/);
+	it('finds every file of the user\'s already as it writes it for SvelteKit 3: it writes the runtime, the manifest and package.json only', async () => {
+		const written = [...again.stdout.matchAll(/^[│\s]*[+~-] (\S+)$/gm)].map((match) => match[1]!);
+		expect(written).toContain('.create-auth/manifest.json');
+		expect(written.filter((file) => !/^src\/lib\/(server\/)?auth\//.test(file) && file !== '.create-auth/manifest.json' && file !== 'package.json')).toEqual([]);
+		expect(again.stdout).not.toMatch(/conflict|changed since create-auth wrote it|To do by hand/i);
 		const manifest = JSON.parse(await fs.readFile(path.join(appDir, '.create-auth/manifest.json'), 'utf8'));
+		expect(manifest.version).not.toBe(PRE_RESHAPE);
 		// sv migrate prints the long $app/env/private import over several lines: the same code as
-		// create-auth's rendering, which the manifest records as the base.
-		expect(sameCode(manifest.files['src/auth.ts'].content, await fs.readFile(path.join(appDir, 'src/auth.ts'), 'utf8'))).toBe(true);
+		// create-auth's rendering, which the manifest records as the base; the user's line follows.
+		const auth = await fs.readFile(path.join(appDir, 'src/auth.ts'), 'utf8');
+		expect(sameCode(manifest.files['src/auth.ts'].content, auth.replace(`\n${EDITS['src/auth.ts']}\n`, ''))).toBe(true);
 		expect(manifest.files['src/auth.ts'].content).toContain("from '$app/env/private';");
+	});
+
+	it('keeps the user\'s edits: the page\'s and src/auth.ts\'s where they were, the runtime module\'s at its new path', async () => {
+		const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8').catch(() => undefined);
+		expect(await read('src/routes/signin/+page.svelte')).toContain(EDITS['src/routes/signin/+page.svelte']);
+		expect(await read('src/auth.ts')).toContain(EDITS['src/auth.ts']);
+		expect(await read(`src/lib/${movedFrom}`)).toBeUndefined();
+		expect(await read(`src/lib/${movedTo}`)).toContain(EDITS[`src/lib/${movedFrom}`]);
 	});
 
 	credentialsFlows(() => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasConflictMarkers, mergeText } from './merge.js';
+import { hasConflictMarkers, mergeText, sameCode } from './merge.js';
 
 const labels = { ours: 'yours', theirs: 'create-auth 0.2.0' };
 
@@ -32,5 +32,38 @@ describe('mergeText', () => {
 	it('hasConflictMarkers looks for a marker at the start of a line only', () => {
 		expect(hasConflictMarkers('const a = "<<<<<<< not a marker";\n')).toBe(false);
 		expect(hasConflictMarkers('ok\n')).toBe(false);
+	});
+});
+
+describe('sameCode', () => {
+	it('ignores layout only', () => {
+		expect(sameCode('f(a, b);\n', 'f(\n\ta,\n\tb\n);\n')).toBe(true);
+		expect(sameCode('f(a, b);\n', 'f(a, c);\n')).toBe(false);
+		expect(sameCode('return x;', 'returnx;')).toBe(false);
+	});
+});
+
+describe('mergeText where both sides made the same change', () => {
+	const labels = { ours: 'yours', theirs: 'create-auth 2.0.0' };
+	// sv migrate rewrites src/auth.ts's environment import over several lines; the new version
+	// renders the same import on one; the user also added a line of their own.
+	const base = "import { env } from '$env/dynamic/private';\n\nexport const auth = make(env.AUTH_SECRET);\n";
+	const ours = "import {\n\tAUTH_SECRET\n} from '$app/env/private';\n\nexport const auth = make(AUTH_SECRET);\n\nexport const mine = 1;\n";
+	const theirs = "import { AUTH_SECRET } from '$app/env/private';\n\nexport const auth = make(AUTH_SECRET);\n";
+
+	it('keeps the user\'s layout of a change that is the same code, and the user\'s own lines, without a conflict', () => {
+		expect(mergeText(base, ours, theirs, labels)).toEqual({ content: ours, conflicts: 0 });
+	});
+
+	it('still marks a region where the user kept a base line the tool dropped', () => {
+		const merged = mergeText('keep();\ndrop();\nold();\n', 'keep();\ndrop();\nnew();\nmine();\n', 'keep();\nnew();\n', labels);
+		expect(merged.conflicts).toBe(1);
+	});
+
+	it('still marks a region where the two changes differ in code', () => {
+		const other = theirs.replace('AUTH_SECRET }', 'AUTH_SECRET, AUTH_URL }');
+		const merged = mergeText(base, ours, other, labels);
+		expect(merged.conflicts).toBe(1);
+		expect(hasConflictMarkers(merged.content)).toBe(true);
 	});
 });

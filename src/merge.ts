@@ -32,6 +32,9 @@ const CONFLICT_START = '<<<<<<< ';
  * >>>>>>> {labels.theirs}
  * ```
  *
+ * A region where `ours` already holds the change `theirs` makes, laid out its own way and perhaps
+ * with new lines of the user's around it, is no conflict: it keeps `ours`.
+ *
  * Lines keep their own endings (`\n` or `\r\n`), so a clean merge of CRLF texts stays CRLF; a
  * side whose last line has no newline gets one before a marker.
  */
@@ -46,13 +49,57 @@ export function mergeText(base: string, ours: string, theirs: string, labels: Me
 			content += region.ok.join('');
 			continue;
 		}
-		const { a, b } = region.conflict!;
+		const { a, o, b } = region.conflict!;
+		// Both sides made the same change, laid out differently (a formatter, sv migrate), the user
+		// perhaps adding lines of their own around it: the user's text already holds the tool's.
+		if (holdsTheirs(a, o, b)) {
+			content += a.join('');
+			continue;
+		}
 		conflicts += 1;
 		content +=
 			`${CONFLICT_START}${labels.ours}\n${withFinalNewline(a.join(''))}` +
 			`=======\n${withFinalNewline(b.join(''))}>>>>>>> ${labels.theirs}\n`;
 	}
 	return { content, conflicts };
+}
+
+/**
+ * Whether two texts differ only in layout: runs of whitespace, whitespace next to punctuation,
+ * a trailing comma before a closing bracket (`{ a, b }` and `{\n\ta,\n\tb,\n}` are the same
+ * code). Keeping the user's text when it is the same code is never a loss; only a change of
+ * whitespace inside a string literal could go unseen, and that keeps the user's version.
+ */
+export function sameCode(a: string, b: string): boolean {
+	const normalize = (text: string) =>
+		text
+			.replace(/\s+/g, ' ')
+			.replace(/ ?([{}()[\],;:=]) ?/g, '$1')
+			.replace(/,([}\])])/g, '$1')
+			.trim();
+	return a === b || normalize(a) === normalize(b);
+}
+
+/** Regions longer than this (lines) are not searched for the tool's change: they stay conflicts. */
+const HOLDS_THEIRS_MAX_LINES = 200;
+
+/**
+ * Whether a conflict region's `ours` already makes the change `theirs` makes: some run of its
+ * lines is the same code as `theirs` ({@link sameCode}), and its other lines are the user's own,
+ * new lines (blank, or matching no line of the base region: a base line `theirs` dropped and
+ * `ours` kept keeps the region a conflict).
+ */
+function holdsTheirs(ours: string[], base: string[], theirs: string[]): boolean {
+	if (ours.length > HOLDS_THEIRS_MAX_LINES) return false;
+	const theirsText = theirs.join('');
+	for (let start = 0; start <= ours.length; start += 1) {
+		for (let end = start; end <= ours.length; end += 1) {
+			if (!sameCode(ours.slice(start, end).join(''), theirsText)) continue;
+			const added = [...ours.slice(0, start), ...ours.slice(end)].filter((line) => line.trim() !== '');
+			if (added.every((line) => !base.some((old) => sameCode(old, line)))) return true;
+		}
+	}
+	return false;
 }
 
 /** Whether a text still holds a conflict marker line written by {@link mergeText} (or git). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reconcileFile, sameCode, type FileVersions } from './reconcile.js';
+import { reconcileFile, type FileVersions } from './reconcile.js';
 
 const labels = { ours: 'yours', theirs: 'create-auth 2.0.0' };
 const file = (versions: Partial<FileVersions>): FileVersions => ({
@@ -59,13 +59,5 @@ describe('reconcileFile (O = base, A = current, B = next)', () => {
 		const result = reconcileFile(file({ path: 'src/auth.ts', base: from, current, from, next }));
 		expect(result).toMatchObject({ conflict: false, pending: [] });
 		expect(result.write).toBe('const a = 1;\n\nconst mine = 3;\n\nconst b = 2;\n\nexport default [a, mine, b];\n');
-	});
-});
-
-describe('sameCode', () => {
-	it('ignores layout only', () => {
-		expect(sameCode('f(a, b);\n', 'f(\n\ta,\n\tb\n);\n')).toBe(true);
-		expect(sameCode('f(a, b);\n', 'f(a, c);\n')).toBe(false);
-		expect(sameCode('return x;', 'returnx;')).toBe(false);
 	});
 });

@@ -1,5 +1,5 @@
 import { applyModuleDelta } from './edits/module-delta.js';
-import { mergeText, type MergeLabels, type TextMerge } from './merge.js';
+import { mergeText, sameCode, type MergeLabels, type TextMerge } from './merge.js';
 
 /** One generated file, as {@link reconcileFile} sees it. */
 export interface FileVersions {
@@ -82,22 +82,6 @@ export function reconcileFile(file: FileVersions): Reconciled {
 		conflict: result.conflicts > 0,
 		pending
 	};
-}
-
-/**
- * Whether two texts differ only in layout: runs of whitespace, whitespace next to punctuation,
- * a trailing comma before a closing bracket (`{ a, b }` and `{\n\ta,\n\tb,\n}` are the same
- * code). Keeping the user's text when it is the same code is never a loss; only a change of
- * whitespace inside a string literal could go unseen, and that keeps the user's version.
- */
-export function sameCode(a: string, b: string): boolean {
-	const normalize = (text: string) =>
-		text
-			.replace(/\s+/g, ' ')
-			.replace(/ ?([{}()[\],;:=]) ?/g, '$1')
-			.replace(/,([}\])])/g, '$1')
-			.trim();
-	return a === b || normalize(a) === normalize(b);
 }
 
 /** O, A, B → A = B or O = B: A; A = O: B; otherwise a line merge. */
