@@ -94,7 +94,7 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		expect(result.code, result.stderr).toBe(0);
 		const files = await snapshot(dir);
 		expect(JSON.parse(files['.create-auth/manifest.json']!).answers.rateLimit).toBe('redis');
-		expect(files['src/lib/server/auth/rate-limit-redis.ts']).toContain('export function redisRateLimitStore(');
+		expect(files['src/lib/server/auth/limits/redis.ts']).toContain('export function redisRateLimitStore(');
 		expect(files['src/auth.ts']).toContain('rateLimit: { store: redisRateLimitStore({ url: env.REDIS_URL');
 		expect(files['.env']).toMatch(/^REDIS_URL=redis:\/\/127\.0\.0\.1:6379$/m);
 		expect(JSON.parse(files['package.json']!).dependencies.ioredis).toBeDefined();
@@ -121,7 +121,7 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		expect(toRedis.code, toRedis.stderr).toBe(0);
 		let files = await snapshot(dir);
 		expect(JSON.parse(files['.create-auth/manifest.json']!).answers.rateLimit).toBe('redis');
-		expect(files['src/lib/server/auth/rate-limit-redis.ts']).toContain('export function redisRateLimitStore(');
+		expect(files['src/lib/server/auth/limits/redis.ts']).toContain('export function redisRateLimitStore(');
 		expect(files['src/auth.ts']).toContain("import { redisRateLimitStore } from '$lib/server/auth/rate-limit-redis';");
 		expect(files['src/auth.ts']).toContain('rateLimit: { store: redisRateLimitStore({ url: env.REDIS_URL');
 		expect(files['src/auth.ts']).toContain('debug: true,');
@@ -135,6 +135,7 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		files = await snapshot(dir);
 		expect(JSON.parse(files['.create-auth/manifest.json']!).answers.rateLimit).toBe('memory');
 		expect(files['src/lib/server/auth/rate-limit-redis.ts']).toBeUndefined();
+		expect(files['src/lib/server/auth/limits/redis.ts']).toBeUndefined();
 		expect(files['src/auth.ts']).toBe(mine);
 		expect(toMemory.stdout + toMemory.stderr).toContain('ioredis in package.json and REDIS_URL in .env were left in place');
 		expect(JSON.parse(files['package.json']!).dependencies.ioredis).toBeDefined();
@@ -149,7 +150,7 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		expect(steps).toContain("Email link: sign-in links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.");
 		expect(steps).toContain("Email and password: password-reset links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.");
 		const files = await snapshot(dir);
-		expect(files['src/lib/server/auth/mail-smtp.ts']).toContain("from 'nodemailer'");
+		expect(files['src/lib/server/auth/email/smtp.ts']).toContain("from 'nodemailer'");
 		expect(files['src/lib/server/auth/providers/email.ts']).toContain("from '../email/smtp.js'");
 		expect(files['src/auth.ts']).toContain('const mailer = smtpMailer({ server: env.EMAIL_SERVER, from: env.EMAIL_FROM });');
 		expect(files['src/auth.ts']).toContain('const email = Email({ server: env.EMAIL_SERVER, from: env.EMAIL_FROM });');
