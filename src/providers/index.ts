@@ -19,4 +19,4 @@ export function findProvider(id: string): ProviderScaffold | undefined {
 	return PROVIDERS.find((provider) => provider.id === id);
 }
 
-export type { AdapterCapability, AdapterNeed, AppTypesEdit, Descriptor, FeatureDescriptor, ProviderDescriptor, ProviderEnvVar, ProviderImport, ProviderScaffold } from './types.js';
+export type { AdapterCapability, AdapterNeed, AppTypesEdit, Descriptor, FeatureDescriptor, ProviderEnvVar, ProviderImport, ProviderScaffold } from './types.js';

@@ -108,16 +108,14 @@ export interface ProviderScaffold extends Descriptor {
 	hint: string;
 	/**
 	 * The kind of its runtime provider: `oauth` for redirect-based ones (OAuth 2 / OpenID
-	 * Connect; see `oauthProvider`), `credentials`, `email`, `webauthn` (passkeys). Descriptive
-	 * only: nothing in the CLI branches on it; what differs between kinds is in the fields above.
+	 * Connect; see `oauthProvider`), `credentials`, `email`, `webauthn` (passkeys). The CLI does
+	 * not branch on it: the sign-in page leaves the types whose providers have fields of their
+	 * own (`signInSectionTypes`) out of its list of provider buttons.
 	 */
 	type: 'credentials' | 'oauth' | 'email' | 'webauthn';
 	/** For `oauth` providers: how to try it with nothing registered, printed among the next steps. */
 	tryLocally?: string;
 }
-
-/** The name a provider descriptor goes by in new code; {@link ProviderScaffold} is its older name. */
-export type ProviderDescriptor = ProviderScaffold;
 
 /**
  * A feature: a {@link Descriptor} chosen by an answer other than the providers (the Redis
