@@ -45,6 +45,18 @@ async function fixtureCopy(fixture = FIXTURE): Promise<string> {
 // Each test runs the built binary several times, a few seconds each on a loaded 2-core machine.
 describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 	it.each([
+		['credentials', '/signup to create an account'],
+		['passkey', '/signup to create an account'],
+		['github', '/signin, then']
+	])('--providers %s: the next steps open %s (a sign-up page from any provider, passkeys alone too)', async (providers, opens) => {
+		const dir = await fixtureCopy();
+		const result = await run(dir, '--yes', '--no-install', '--providers', providers);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toContain(`Open ${opens}`);
+		await rm(dir, { recursive: true });
+	});
+
+	it.each([
 		['no package.json', null],
 		['a package.json without @sveltejs/kit', '{"name":"x","dependencies":{"react":"^19.0.0"}}'],
 		['a package.json that is not JSON', '{ nope']
