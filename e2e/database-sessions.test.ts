@@ -21,6 +21,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedSessionKey } from '../runtime/server/auth/session/stored-key.js';
 import { startRecordApi } from '../runtime/test/record-api.js';
 import { startInbox, type Inbox } from '../runtime/test/smtp.js';
 import { startTcpProxy, type TcpProxy } from '../runtime/test/tcp-proxy.js';
@@ -28,7 +29,7 @@ import { credentialsFlows, PASSWORD, signInResponse, signUpAt, submitCredentials
 import { useInbox } from './email-flow.js';
 import { build, check, copyFixture, removeApp, runCli, setEnv, shareInstall, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
-import { mysqlDatabase, postgresDatabase, sqliteCount } from './harness/databases.js';
+import { mysqlDatabase, postgresDatabase, sqliteCount, sqliteValues } from './harness/databases.js';
 import { passkeyFlows } from './passkey-flow.js';
 import { passwordFlows } from './password-flow.js';
 
@@ -36,6 +37,8 @@ interface Store {
 	args: string[];
 	/** Rows (records) in the store's sessions table; undefined where the test cannot read the store (memory). */
 	sessions?(): Promise<number>;
+	/** The values of the sessions table's token column (what a leak of the table would show). */
+	sessionTokens?(): Promise<string[]>;
 	/** Rows in the store's authenticators table (passkeys). */
 	authenticators?(): Promise<number>;
 	/** Rows in `auth_migrations`, for the adapters whose tables the CLI creates. */
@@ -91,6 +94,7 @@ const STORES: Array<{ name: string; outage?: true; redis?: true; open(appDir: ()
 		open: async (appDir) => ({
 			args: ['--adapter', 'sqlite'],
 			sessions: async () => sqliteCount(appDir(), 'auth_sessions'),
+			sessionTokens: async () => sqliteValues(appDir(), 'auth_sessions', 'sessionToken'),
 			authenticators: async () => sqliteCount(appDir(), 'auth_authenticators'),
 			drop: async () => undefined
 		})
@@ -109,6 +113,7 @@ const STORES: Array<{ name: string; outage?: true; redis?: true; open(appDir: ()
 			return {
 				args: ['--adapter', adapter, '--database-url', database.url, ...(redis?.args ?? [])],
 				sessions: () => database.count('auth_sessions'),
+				sessionTokens: () => database.values('auth_sessions', 'sessionToken'),
 				authenticators: () => database.count('auth_authenticators'),
 				migrations: () => database.count('auth_migrations'),
 				configure: redis?.configure,
@@ -217,6 +222,12 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		const cookie = (await page.context().cookies()).find((c) => c.name === 'auth.session-token');
 		expect(cookie?.value).toMatch(/^[\w-]{43}$/);
 		if (before !== undefined) expect(await store.sessions!()).toBe(before + 1);
+		// A leak of the sessions table (OWASP ASVS 5.0 V7) shows no cookie: its rows hold the token's SHA-256.
+		const stored = await store.sessionTokens?.();
+		if (stored !== undefined) {
+			expect(stored).toContain(storedSessionKey(cookie!.value));
+			expect(stored.filter((value) => value.includes(cookie!.value))).toEqual([]);
+		}
 		await page.goto(`${server!.url}/account`);
 		await page.getByRole('button', { name: 'Sign out' }).click();
 		await page.waitForURL((url) => url.pathname === '/');

@@ -18,6 +18,8 @@ export const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3
  * @typedef {object} AppDatabase
  * @property {string} url  connection string of the new database (the server's, another path)
  * @property {(table: string) => Promise<number>} count  `SELECT count(*)` of a table there
+ * @property {(table: string, column: string) => Promise<string[]>} values  every value of a
+ *   column there, as text (`column` as the table names it, e.g. `sessionToken`)
  * @property {() => Promise<void>} drop  drops it (`WITH (FORCE)`: open connections are cut);
  *   idempotent
  */
@@ -46,6 +48,15 @@ export async function postgresDatabase(purpose) {
 			await client.connect();
 			try {
 				return Number((await client.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+			} finally {
+				await client.end();
+			}
+		},
+		async values(table, column) {
+			const client = new pg.Client({ connectionString: url.href });
+			await client.connect();
+			try {
+				return (await client.query(`SELECT "${column}"::text AS v FROM ${table}`)).rows.map((row) => row.v);
 			} finally {
 				await client.end();
 			}
@@ -85,6 +96,8 @@ export async function mysqlDatabase(purpose) {
 	return {
 		url: url.href,
 		count: (table) => withConnection(url.href, async (connection) => Number((/** @type {any} */ (await connection.query(`SELECT count(*) AS n FROM ${table}`))[0])[0].n)),
+		values: (table, column) =>
+			withConnection(url.href, async (connection) => (/** @type {any[]} */ ((await connection.query(`SELECT \`${column}\` AS v FROM ${table}`))[0])).map((row) => String(row.v))),
 		drop: () => withConnection(MYSQL_URL, (connection) => connection.query(`DROP DATABASE IF EXISTS ${name}`)).then(() => undefined)
 	};
 }
@@ -101,6 +114,23 @@ export function sqliteCount(appDir, table) {
 	const db = new Database(path.join(appDir, 'auth.sqlite'), { readonly: true, fileMustExist: true });
 	try {
 		return /** @type {{ n: number }} */ (db.prepare(`SELECT count(*) AS n FROM ${table}`).get()).n;
+	} finally {
+		db.close();
+	}
+}
+
+/**
+ * Every value of a column of a table in the SQLite file of an app's `--adapter sqlite` store
+ * (`auth.sqlite`), as text.
+ * @param {string} appDir
+ * @param {string} table
+ * @param {string} column
+ * @returns {string[]}
+ */
+export function sqliteValues(appDir, table, column) {
+	const db = new Database(path.join(appDir, 'auth.sqlite'), { readonly: true, fileMustExist: true });
+	try {
+		return /** @type {Array<{ v: unknown }>} */ (db.prepare(`SELECT "${column}" AS v FROM ${table}`).all()).map((row) => String(row.v));
 	} finally {
 		db.close();
 	}

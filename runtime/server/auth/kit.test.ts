@@ -6,6 +6,7 @@ import type { Adapter } from './adapters/types.js';
 import type { JWT, SvelteKitAuthConfig } from './config.js';
 import { AdapterError, CredentialsSignin, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import { encodeToken } from './session/jwt.js';
+import { storedSessionKey } from './session/stored-key.js';
 import { SvelteKitAuth } from './kit.js';
 import Credentials from './providers/credentials.js';
 import GitHub from './providers/github.js';
@@ -326,7 +327,8 @@ describe('database strategy', () => {
 		const { jar } = await signInWith(auth);
 		const token = jar['auth.session-token']!;
 		expect(token).toMatch(/^[\w-]{43}$/);
-		expect((await adapter.getSessionAndUser(token))?.session).toEqual({ sessionToken: token, userId: 'u1', expires: new Date(T0 + 30 * DAY * 1000) });
+		const key = storedSessionKey(token);
+		expect((await adapter.getSessionAndUser(key))?.session).toEqual({ sessionToken: key, userId: 'u1', expires: new Date(T0 + 30 * DAY * 1000) });
 		vi.mocked(adapter.getSessionAndUser).mockClear();
 
 		const { session, writes, request } = await readWith(auth, jar);
@@ -336,8 +338,53 @@ describe('database strategy', () => {
 
 		const out = fakeEvent('http://localhost/signout', { ...jar }, {});
 		await redirectOf(() => auth.signOut(out.event));
-		expect(await adapter.getSessionAndUser(token)).toBeNull();
+		expect(await adapter.getSessionAndUser(key)).toBeNull();
 		expect(out.jar['auth.session-token']).toBeUndefined();
+	});
+
+	// Attack: the sessions table is read (a leaked backup, SQL injection, a support tool; OWASP
+	// ASVS 5.0 V7 session management, Lucia's session guide): its values must not be cookies.
+	it('stores no cookie: the row holds the token\'s SHA-256, and the stored value presented as a cookie signs no one in', async () => {
+		const { adapter } = await store();
+		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
+		const { jar } = await signInWith(auth);
+		const token = jar['auth.session-token']!;
+		const [stored] = vi.mocked(adapter.createSession).mock.calls.map(([row]) => row.sessionToken);
+		expect(stored).not.toBe(token);
+		expect(stored).not.toContain(token);
+		expect(await adapter.getSessionAndUser(token)).toBeNull();
+
+		const stolen = await readWith(auth, { 'auth.session-token': stored! });
+		expect(stolen.session).toBeNull();
+		expect((await readWith(auth, jar)).session).toEqual({ user: alice, expires: '2025-01-31T00:00:00.000Z' });
+	});
+
+	it('keeps a session stored before 0.2.0 (under the raw token) signed in, once, and moves its row under the hash', async () => {
+		const { adapter } = await store();
+		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
+		const legacy = 'A'.repeat(43);
+		const expires = new Date(T0 + 10 * DAY * 1000);
+		await adapter.createSession({ sessionToken: legacy, userId: 'u1', expires });
+
+		// Read a day later than it was last extended: extended as any session is (maxAge 30 days).
+		const extended = { user: alice, expires: '2025-01-31T00:00:00.000Z' };
+		const first = await readWith(auth, { 'auth.session-token': legacy });
+		expect(first.session).toEqual(extended);
+		expect(await adapter.getSessionAndUser(legacy)).toBeNull();
+		expect((await adapter.getSessionAndUser(storedSessionKey(legacy)))?.session).toEqual({ sessionToken: storedSessionKey(legacy), userId: 'u1', expires: new Date(extended.expires) });
+		vi.mocked(adapter.getSessionAndUser).mockClear();
+		expect((await readWith(auth, { 'auth.session-token': legacy })).session).toEqual(extended);
+		expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1);
+	});
+
+	it('never looks a stored key up as a raw token, so a key read from the table finds no row, moved or not', async () => {
+		const { adapter } = await store();
+		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
+		const { jar } = await signInWith(auth);
+		const key = storedSessionKey(jar['auth.session-token']!);
+		vi.mocked(adapter.getSessionAndUser).mockClear();
+		expect((await readWith(auth, { 'auth.session-token': key })).session).toBeNull();
+		expect(vi.mocked(adapter.getSessionAndUser).mock.calls).toEqual([[storedSessionKey(key)]]);
 	});
 
 	it('extends a live session by maxAge at most once per updateAge', async () => {
@@ -366,7 +413,7 @@ describe('database strategy', () => {
 		vi.setSystemTime(T0 + DAY * 1000 + 1);
 		const { session, writes } = await readWith(auth, jar);
 		expect(session).toBeNull();
-		expect(await adapter.getSessionAndUser(token)).toBeNull();
+		expect(await adapter.getSessionAndUser(storedSessionKey(token))).toBeNull();
 		expect(writes).toEqual([expect.objectContaining({ name: 'auth.session-token', value: '' })]);
 	});
 
@@ -432,7 +479,7 @@ describe('database strategy', () => {
 			const auth = SvelteKitAuth(config({ adapter, session: cached() }));
 			const { jar } = await signInWith(auth);
 			await readWith(auth, jar);
-			await adapter.deleteSession(jar['auth.session-token']!);
+			await adapter.deleteSession(storedSessionKey(jar['auth.session-token']!));
 			vi.setSystemTime(T0 + 29_000);
 			expect((await readWith(auth, jar)).session).toMatchObject({ user: alice });
 			vi.setSystemTime(T0 + 30_000);
@@ -448,7 +495,7 @@ describe('database strategy', () => {
 			vi.setSystemTime(T0 + DAY * 1000);
 			expect((await readWith(auth, jar)).session).toBeNull();
 			expect(adapter.getSessionAndUser).toHaveBeenCalledTimes(1);
-			expect(await adapter.getSessionAndUser(jar['auth.session-token']!)).toBeNull();
+			expect(await adapter.getSessionAndUser(storedSessionKey(jar['auth.session-token']!))).toBeNull();
 		});
 
 		it('extends a cached session once per updateAge and serves the new expiry', async () => {

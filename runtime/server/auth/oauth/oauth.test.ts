@@ -17,6 +17,7 @@ import Idp from '../providers/idp.js';
 import OIDC from '../providers/oidc.js';
 import { customFetch, type FetchLike, type OAuthConfig } from '../providers/types.js';
 import { refreshAccessToken, type TokenFields } from '../session/refresh.js';
+import { storedSessionKey } from '../session/stored-key.js';
 
 /**
  * The OAuth/OIDC flow against a real OpenID provider (the dev IdP, oidc-provider) on
@@ -410,7 +411,7 @@ describe.each(ADAPTERS)('accounts and database sessions with an adapter ($name)'
 	it('links the account to the user who is signed in', async () => {
 		const { a } = withDb();
 		const someone = await adapter.createUser({ id: crypto.randomUUID(), email: 'someone@example.com', emailVerified: null });
-		await adapter.createSession({ sessionToken: 'signed-in', userId: someone.id, expires: new Date(Date.now() + 3_600_000) });
+		await adapter.createSession({ sessionToken: storedSessionKey('signed-in'), userId: someone.id, expires: new Date(Date.now() + 3_600_000) });
 		const jar = new Jar();
 		jar.values.set('auth.session-token', 'signed-in');
 		expect(await callback(a, jar, (await authorize(a, jar)).callbackUrl)).toBe('/account');
@@ -422,10 +423,10 @@ describe.each(ADAPTERS)('accounts and database sessions with an adapter ($name)'
 		const jar = new Jar();
 		await callback(a, jar, (await authorize(a, jar)).callbackUrl);
 		const token = jar.values.get('auth.session-token')!;
-		expect(await adapter.getSessionAndUser!(token)).not.toBeNull();
+		expect(await adapter.getSessionAndUser!(storedSessionKey(token))).not.toBeNull();
 		await redirectOf(() => a.signOut(requestEvent(`${ORIGIN}/signout`, jar, { form: {} }) as never));
 		expect(jar.values.has('auth.session-token')).toBe(false);
-		expect(await adapter.getSessionAndUser!(token)).toBeNull();
+		expect(await adapter.getSessionAndUser!(storedSessionKey(token))).toBeNull();
 	});
 });
 

@@ -13,6 +13,7 @@ import Credentials from '../providers/credentials.js';
 import Email from '../providers/email.js';
 import { memoryRateLimitStore } from '../limits/rate-limit.js';
 import { hashToken } from '../email/verification-tokens.js';
+import { storedSessionKey } from '../session/stored-key.js';
 
 vi.setConfig({ testTimeout: 30_000 });
 const secret = 's'.repeat(32);
@@ -233,24 +234,24 @@ describe('resetting the password from the link', () => {
 		const eve = await register(adapter, 'eve@example.com', 'eve password');
 		const later = new Date(Date.now() + 3_600_000);
 		for (const [sessionToken, userId] of [['ada-laptop', ada.id], ['ada-phone', ada.id], ['eve-laptop', eve.id]] as const) {
-			await adapter.createSession!({ sessionToken, userId, expires: later });
+			await adapter.createSession!({ sessionToken: storedSessionKey(sessionToken), userId, expires: later });
 		}
 		const jar = new Jar();
 		jar.values.set('auth.session-token', 'ada-phone');
 		const done = await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'new password', {}, jar);
 		expect(done.redirect).toBe('/');
-		expect(await adapter.getSessionAndUser!('ada-laptop')).toBeNull();
-		expect(await adapter.getSessionAndUser!('ada-phone')).toBeNull();
-		expect(await adapter.getSessionAndUser!('eve-laptop')).toMatchObject({ user: { id: eve.id } });
+		expect(await adapter.getSessionAndUser!(storedSessionKey('ada-laptop'))).toBeNull();
+		expect(await adapter.getSessionAndUser!(storedSessionKey('ada-phone'))).toBeNull();
+		expect(await adapter.getSessionAndUser!(storedSessionKey('eve-laptop'))).toMatchObject({ user: { id: eve.id } });
 		const fresh = sessionCookie(jar)!;
 		expect(fresh).not.toBe('ada-phone');
-		expect(await adapter.getSessionAndUser!(fresh)).toMatchObject({ user: { id: ada.id } });
+		expect(await adapter.getSessionAndUser!(storedSessionKey(fresh))).toMatchObject({ user: { id: ada.id } });
 	});
 
 	it('with a session cache (session.cacheMaxAge), signs the other devices out at once', async () => {
 		const { auth, adapter } = app({ session: { strategy: 'database', cacheMaxAge: 300 } });
 		const ada = await register(adapter, 'ada@example.com', 'old password');
-		await adapter.createSession!({ sessionToken: 'ada-laptop', userId: ada.id, expires: new Date(Date.now() + 3_600_000) });
+		await adapter.createSession!({ sessionToken: storedSessionKey('ada-laptop'), userId: ada.id, expires: new Date(Date.now() + 3_600_000) });
 		const laptop = async () => {
 			const jar = new Jar();
 			jar.values.set('auth.session-token', 'ada-laptop');
@@ -289,8 +290,8 @@ describe('changing the password on the account page', () => {
 		const { auth, adapter } = app({ session: { strategy: 'database' } });
 		const user = await register(adapter, 'ada@example.com', 'old password');
 		const later = new Date(Date.now() + 3_600_000);
-		await adapter.createSession!({ sessionToken: 'this-browser', userId: user.id, expires: later });
-		await adapter.createSession!({ sessionToken: 'other-device', userId: user.id, expires: later });
+		await adapter.createSession!({ sessionToken: storedSessionKey('this-browser'), userId: user.id, expires: later });
+		await adapter.createSession!({ sessionToken: storedSessionKey('other-device'), userId: user.id, expires: later });
 		const jar = new Jar();
 		jar.values.set('auth.session-token', 'this-browser');
 		const change = async (form: Record<string, string>) => {
@@ -306,9 +307,9 @@ describe('changing the password on the account page', () => {
 		expect(await change({ currentPassword: 'old password', password: 'new password' })).toMatchObject({ status: 200, data: { passwordChanged: true } });
 		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(true);
 		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(false);
-		expect(await adapter.getSessionAndUser!('other-device')).toBeNull();
-		expect(await adapter.getSessionAndUser!('this-browser')).toBeNull();
-		expect(await adapter.getSessionAndUser!(sessionCookie(jar)!)).toMatchObject({ user: { id: user.id } });
+		expect(await adapter.getSessionAndUser!(storedSessionKey('other-device'))).toBeNull();
+		expect(await adapter.getSessionAndUser!(storedSessionKey('this-browser'))).toBeNull();
+		expect(await adapter.getSessionAndUser!(storedSessionKey(sessionCookie(jar)!))).toMatchObject({ user: { id: user.id } });
 	});
 
 	it('refuses a wrong current password (400 WrongPassword) and a too short new one, changing nothing', async () => {
@@ -316,7 +317,7 @@ describe('changing the password on the account page', () => {
 		expect(await change({ currentPassword: 'guess', password: 'new password' })).toMatchObject({ status: 400, data: { error: 'WrongPassword' } });
 		expect(await change({ currentPassword: 'old password', password: 'short' })).toMatchObject({ status: 400, data: { error: 'PasswordTooShort' } });
 		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(true);
-		expect(await adapter.getSessionAndUser!('other-device')).toBeTruthy();
+		expect(await adapter.getSessionAndUser!(storedSessionKey('other-device'))).toBeTruthy();
 	});
 
 	it('counts wrong current passwords against the sign-in limit per email: the 11th attempt is a 429', async () => {
@@ -330,7 +331,7 @@ describe('changing the password on the account page', () => {
 	it('answers NoPassword for a user who signs in without one, and sends a signed-out visitor to sign in', async () => {
 		const { auth, adapter } = app({ session: { strategy: 'database' } });
 		await adapter.createUser!({ id: 'u-link', email: 'link@example.com', emailVerified: new Date(), name: null, image: null });
-		await adapter.createSession!({ sessionToken: 'link-session', userId: 'u-link', expires: new Date(Date.now() + 3_600_000) });
+		await adapter.createSession!({ sessionToken: storedSessionKey('link-session'), userId: 'u-link', expires: new Date(Date.now() + 3_600_000) });
 		const post = async (jar: Jar) => {
 			const event = requestEvent('http://localhost/account', jar, { form: { currentPassword: 'x', password: 'new password' }, headers: { accept: 'text/html' } });
 			await auth.handle({ event, resolve: async () => new Response('ok') });

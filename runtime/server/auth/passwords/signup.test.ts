@@ -9,6 +9,7 @@ import { SvelteKitAuth } from '../kit.js';
 import { authorizeWithPassword } from './accounts.js';
 import Credentials from '../providers/credentials.js';
 import { memoryRateLimitStore, type RateLimitStore } from '../limits/rate-limit.js';
+import { storedSessionKey } from '../session/stored-key.js';
 
 vi.setConfig({ testTimeout: 20_000 });
 const secret = 's'.repeat(32);
@@ -53,7 +54,7 @@ describe('the signUp action', () => {
 		const { auth, adapter } = app({ session: { strategy: 'database' } });
 		const done = await signUp(auth, NEW);
 		const token = [...done.jar.values.values()][0]!;
-		expect(await adapter.getSessionAndUser!(token)).toMatchObject({ user: { email: 'new@example.com' } });
+		expect(await adapter.getSessionAndUser!(storedSessionKey(token))).toMatchObject({ user: { email: 'new@example.com' } });
 	});
 
 	it.each([

@@ -8,6 +8,8 @@
  * - `jwt.ts` — the JWE (`dir` + A256GCM, HKDF-SHA256 keys) of session cookies (`encodeToken`,
  *   `decodeToken`) and of the runtime's other sealed cookies (`seal`, `unseal`).
  * - `cookies.ts` — cookie names (`__Secure-` prefix), attributes, chunking of large values.
+ * - `stored-key.ts` — what a database session row holds instead of the token: its SHA-256
+ *   (`storedSessionKey`), and which cookie values may be tokens stored raw before 0.2.0.
  * - `cache.ts` — the per-process cache of database sessions (`session.cacheMaxAge`).
  * - `refresh.ts` — `refreshAccessToken` / `refreshTokenGrant` for a JWT session's access
  *   token, through the provider's flow (no OAuth code here).
@@ -30,3 +32,4 @@ export {
 	toUser,
 	type SessionContext
 } from './session.js';
+export { isLegacySessionToken, storedSessionKey } from './stored-key.js';

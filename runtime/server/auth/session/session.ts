@@ -2,12 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { error, type Cookies } from '@sveltejs/kit';
 import type { Session, User } from '../../../auth/types.js';
-import type { AdapterUser } from '../adapters/types.js';
+import type { AdapterSession, AdapterUser } from '../adapters/types.js';
 import type { Account, JWT, ResolvedConfig } from '../config.js';
 import { authCookie, deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
 import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from '../errors.js';
 import { adapterMethod, need } from '../adapters/methods.js';
 import { decodeToken, encodeToken } from './jwt.js';
+import { isLegacySessionToken, storedSessionKey } from './stored-key.js';
 import type { Profile } from '../providers/types.js';
 
 /** The user as sessions and callbacks see it: `id`, `name`, `email`, `image` of the adapter's record (its extra fields left out). */
@@ -20,6 +21,9 @@ export interface SessionContext {
 }
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A database session with its user, as `getSessionAndUser` returns it. */
+type SessionAndUser = { session: AdapterSession; user: AdapterUser };
 
 /** Cookie name and attributes (see {@link authCookie}). */
 const sessionCookie = ({ url }: SessionContext, config: ResolvedConfig) => authCookie(url, config.useSecureCookies, 'session-token');
@@ -89,22 +93,23 @@ async function readJwtSession(context: SessionContext, config: ResolvedConfig, v
 async function readDatabaseSession(context: SessionContext, config: ResolvedConfig, sessionToken: string): Promise<Session | null> {
 	const cache = config.sessionCache;
 	const now = Date.now();
+	const key = storedSessionKey(sessionToken);
 	let found = cache?.get(sessionToken, now);
 	if (!found) {
-		found = (await need(config, 'getSessionAndUser')(sessionToken)) ?? undefined;
+		found = (await need(config, 'getSessionAndUser')(key)) ?? (await moveLegacySession(config, sessionToken, key));
 		if (!found) return null;
 		cache?.set(sessionToken, found, now);
 	}
 	let expires = found.session.expires.getTime();
 	if (expires <= now) {
 		cache?.delete(sessionToken);
-		await need(config, 'deleteSession')(sessionToken);
+		await need(config, 'deleteSession')(key);
 		return null;
 	}
 	// Extend at most once per updateAge: the session was last extended at expires - maxAge.
 	if (expires - config.maxAge * 1000 + config.updateAge * 1000 <= now) {
 		expires = now + config.maxAge * 1000;
-		await need(config, 'updateSession')({ sessionToken, expires: new Date(expires) });
+		await need(config, 'updateSession')({ sessionToken: key, expires: new Date(expires) });
 		cache?.extend(sessionToken, new Date(expires));
 		setCookie(context, config, sessionToken, config.maxAge);
 	}
@@ -117,9 +122,25 @@ async function readDatabaseSession(context: SessionContext, config: ResolvedConf
 }
 
 /**
+ * A session row a runtime before 0.2.0 wrote under the token itself: found by the raw token once,
+ * then stored again under its hash (`key`) and the raw row deleted, so the user stays signed in
+ * through the upgrade and the table ends up holding no cookie. Undefined when there is none, or
+ * when the value cannot be such a token (a stored key must never find its own row).
+ * @throws {AdapterError} the adapter failed
+ */
+async function moveLegacySession(config: ResolvedConfig, sessionToken: string, key: string): Promise<SessionAndUser | undefined> {
+	if (!isLegacySessionToken(sessionToken)) return undefined;
+	const found = await need(config, 'getSessionAndUser')(sessionToken);
+	if (!found) return undefined;
+	const session = await need(config, 'createSession')({ ...found.session, sessionToken: key });
+	await need(config, 'deleteSession')(sessionToken);
+	return { session, user: found.user };
+}
+
+/**
  * Starts a session for a signed-in user: an encrypted JWT cookie (after the `jwt` callback
  * with `trigger: 'signIn'`, the account and, for OAuth, the profile), or a database session row
- * whose token is the cookie.
+ * stored under the hash of the token the cookie carries ({@link storedSessionKey}).
  * @throws {MissingAdapter} database strategy and the adapter lacks `createSession`.
  * @throws whatever the `jwt` callback throws; returns false when it returns null.
  */
@@ -134,7 +155,7 @@ export async function startSession(
 		if (!user.id) throw new CallbackRouteError('The database strategy needs authorize() to return a user id.');
 		const sessionToken = randomSessionToken();
 		const expires = new Date(Date.now() + config.maxAge * 1000);
-		await need(config, 'createSession')({ sessionToken, userId: user.id, expires });
+		await need(config, 'createSession')({ sessionToken: storedSessionKey(sessionToken), userId: user.id, expires });
 		setCookie(context, config, sessionToken, config.maxAge);
 		return true;
 	}
@@ -158,7 +179,7 @@ export async function endSession(context: SessionContext, config: ResolvedConfig
 	const value = deleteSessionCookie(context, config);
 	if (!value || config.strategy !== 'database') return;
 	config.sessionCache?.delete(value);
-	await need(config, 'deleteSession')(value);
+	await need(config, 'deleteSession')(storedSessionKey(value));
 }
 
 /**

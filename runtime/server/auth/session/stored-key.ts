@@ -1,0 +1,27 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { createHash } from 'node:crypto';
+
+/**
+ * What a database session row holds instead of its token: `sha256.` and the SHA-256 of the
+ * token (the cookie's value), base64url. Whoever reads the sessions table (a leaked backup, an
+ * SQL injection, a support tool) learns no cookie that signs anyone in: the token is 256 random
+ * bits, so its hash cannot be reversed, and a stored key presented as a cookie is hashed again
+ * and found nowhere. Lucia's session guide recommends this; Better Auth and Auth.js store the
+ * token as it is. The adapter contract is unchanged (`sessionToken` is whatever the runtime
+ * passes), so Auth.js adapters keep working.
+ * @see create-auth docs/api.md#database-sessions
+ */
+export function storedSessionKey(sessionToken: string): string {
+	return `${STORED_KEY_PREFIX}${createHash('sha256').update(sessionToken).digest('base64url')}`;
+}
+
+const STORED_KEY_PREFIX = 'sha256.';
+
+/**
+ * Whether a cookie's value may be a session token stored as it is, by a runtime before 0.2.0
+ * (32 random bytes, base64url: 43 characters), to be looked up raw once and moved under its
+ * hash. A stored key (`sha256.…`) is not: presenting one must never match its own row.
+ */
+export function isLegacySessionToken(value: string): boolean {
+	return /^[\w-]{43}$/.test(value);
+}
