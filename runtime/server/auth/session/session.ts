@@ -93,23 +93,25 @@ async function readJwtSession(context: SessionContext, config: ResolvedConfig, v
 async function readDatabaseSession(context: SessionContext, config: ResolvedConfig, sessionToken: string): Promise<Session | null> {
 	const cache = config.sessionCache;
 	const now = Date.now();
-	const key = storedSessionKey(sessionToken);
+	// The row's key, hashed only when the adapter is asked: a cache hit costs no SHA-256.
+	const key = () => storedSessionKey(sessionToken);
 	let found = cache?.get(sessionToken, now);
 	if (!found) {
-		found = (await need(config, 'getSessionAndUser')(key)) ?? (await moveLegacySession(config, sessionToken, key));
+		const stored = key();
+		found = (await need(config, 'getSessionAndUser')(stored)) ?? (await moveLegacySession(config, sessionToken, stored));
 		if (!found) return null;
 		cache?.set(sessionToken, found, now);
 	}
 	let expires = found.session.expires.getTime();
 	if (expires <= now) {
 		cache?.delete(sessionToken);
-		await need(config, 'deleteSession')(key);
+		await need(config, 'deleteSession')(key());
 		return null;
 	}
 	// Extend at most once per updateAge: the session was last extended at expires - maxAge.
 	if (expires - config.maxAge * 1000 + config.updateAge * 1000 <= now) {
 		expires = now + config.maxAge * 1000;
-		await need(config, 'updateSession')({ sessionToken: key, expires: new Date(expires) });
+		await need(config, 'updateSession')({ sessionToken: key(), expires: new Date(expires) });
 		cache?.extend(sessionToken, new Date(expires));
 		setCookie(context, config, sessionToken, config.maxAge);
 	}
