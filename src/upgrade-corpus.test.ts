@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PRE_RESHAPE, releaseBin } from '../e2e/harness/release.js';
 import { regenerate } from './commands/regenerate.js';
 import { MANIFEST_PATH } from './manifest.js';
 import { PROVIDERS } from './providers/index.js';
 import { RUNTIME_MOVES } from './renames.js';
+import { captureStdout } from './test/stdout.js';
 
 // The upgrade corpus of issue 27: apps set up by the release before the reshape (0.1.0, the
 // tarball in e2e/fixtures/releases), with and without the user's edits in a page, in src/auth.ts
@@ -28,15 +29,7 @@ beforeAll(() => {
 	bin = releaseBin(PRE_RESHAPE);
 });
 
-let printed = '';
-beforeEach(() => {
-	printed = '';
-	vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-		printed += String(chunk);
-		return true;
-	});
-});
-afterEach(() => vi.restoreAllMocks());
+const stdout = captureStdout();
 
 /** A copy of `fixture` set up by the old release with `args`. */
 async function oldApp(fixture: string, args: string[]): Promise<string> {
@@ -60,18 +53,18 @@ const isRuntime = (file: string) => /^src\/lib\/(server\/)?auth\//.test(file);
 /** The upgrade, then the checks every case shares: exit 0, no conflict, nothing orphaned, a stable result. */
 async function upgrade(app: string): Promise<{ before: Record<string, string>; after: Record<string, string>; report: string }> {
 	const before = await files(app);
-	printed = '';
+	stdout.clear();
 	const code = await regenerate({ cwd: app, install: false });
-	const report = printed;
+	const report = stdout.text;
 	expect(report).not.toMatch(/conflict/i);
 	expect(code, report).toBe(0);
 	const after = await files(app);
 	const manifest = JSON.parse(after[MANIFEST_PATH]!) as { files: Record<string, unknown> };
 	// The runtime on disk is exactly the runtime this version records: none of the old one's files remain.
 	expect(Object.keys(after).filter(isRuntime).sort()).toEqual(Object.keys(manifest.files).filter(isRuntime).sort());
-	printed = '';
+	stdout.clear();
 	expect(await regenerate({ cwd: app, install: false })).toBe(0);
-	expect(printed).toContain('Nothing to write: the app is up to date.');
+	expect(stdout.text).toContain('Nothing to write: the app is up to date.');
 	return { before, after, report };
 }
 

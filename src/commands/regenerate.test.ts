@@ -3,11 +3,12 @@ import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../providers/index.js';
 import { init } from './init.js';
 import { removeProvider } from './provider.js';
 import { regenerate } from './regenerate.js';
+import { captureStdout } from '../test/stdout.js';
 
 // The commands as the binary runs them (load → plan → apply), in this process, on copies of the
 // e2e fixtures: a fresh app is set up, then regenerated, and what they print is read back.
@@ -27,15 +28,7 @@ const PROVIDER_SETS = [
 ];
 const FIXTURES = ['kit2-ts', 'kit3-ts', 'kit2-jsdoc', 'kit3-jsdoc'];
 
-let printed = '';
-beforeEach(() => {
-	printed = '';
-	vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-		printed += String(chunk);
-		return true;
-	});
-});
-afterEach(() => vi.restoreAllMocks());
+const stdout = captureStdout();
 
 async function appFrom(fixture: string): Promise<string> {
 	const dir = await mkdtemp(path.join(tmpdir(), 'create-auth-regenerate-'));
@@ -60,11 +53,11 @@ describe('regenerate right after the first run', { timeout: 30_000 }, () => {
 			const app = await appFrom(fixture);
 			expect(await init({ cwd: app, yes: true, providers, install: false })).toBe(0);
 			const before = await snapshot(app);
-			printed = '';
+			stdout.clear();
 			expect(await regenerate({ cwd: app, install: false })).toBe(0);
-			expect(printed).toContain('Nothing to write: the app is up to date.');
-			expect(printed).not.toContain('deleted');
-			expect(printed).not.toContain('left as is');
+			expect(stdout.text).toContain('Nothing to write: the app is up to date.');
+			expect(stdout.text).not.toContain('deleted');
+			expect(stdout.text).not.toContain('left as is');
 			expect(await snapshot(app)).toEqual(before);
 			await rm(app, { recursive: true });
 		});
@@ -87,7 +80,7 @@ describe('the pages under src/routes/signin/ that providers add', { timeout: 30_
 		await rm(file(app, 'src/routes/signin/verify-email/+page.svelte'));
 
 		expect(await regenerate({ cwd: app, install: false })).toBe(0);
-		expect(printed).toContain(`${page}: you deleted it; left deleted`);
+		expect(stdout.text).toContain(`${page}: you deleted it; left deleted`);
 		expect(existsSync(file(app, page))).toBe(false);
 
 		expect(await regenerate({ cwd: app, install: false, restore: [page] })).toBe(0);
@@ -116,7 +109,7 @@ describe('the pages under src/routes/signin/ that providers add', { timeout: 30_
 		expect(await removeProvider('credentials', { cwd: app, install: false })).toBe(0);
 		for (const page of added) expect(existsSync(file(app, page)), page).toBe(false);
 		expect(await readFile(file(app, edited), 'utf8')).toBe(mine);
-		expect(printed).toContain(`${edited}: no longer generated; kept because you changed it`);
+		expect(stdout.text).toContain(`${edited}: no longer generated; kept because you changed it`);
 		await rm(app, { recursive: true });
 	});
 });
