@@ -64,14 +64,14 @@ async function postSignIn(url, fields, origin) {
 }
 
 /**
- * The `name=value` pairs of a session cookie among Set-Cookie headers: `name`, its `__Secure-`
- * variant (https) and its chunks `name.0`, `name.1`, …; throws when there is none.
+ * The `name=value` pairs of a session cookie among Set-Cookie headers: `name`, its `__Host-`
+ * or `__Secure-` variant (https) and its chunks `name.0`, `name.1`, …; throws when there is none.
  * @param {string} what  the request, for the error
  * @param {string[]} setCookies
  * @param {string} name  e.g. `auth.session-token`
  */
 function sessionPairs(what, setCookies, name) {
-	const pattern = new RegExp(`^(__Secure-)?${name.replace(/\./g, '\\.')}(\\.\\d+)?=`);
+	const pattern = new RegExp(`^(__Host-|__Secure-)?${name.replace(/\./g, '\\.')}(\\.\\d+)?=`);
 	const pairs = cookiePairs(setCookies).filter((pair) => pattern.test(pair));
 	if (pairs.length === 0) throw new Error(`${what} set no ${name} cookie: ${setCookies.join(' | ')}`);
 	return pairs;

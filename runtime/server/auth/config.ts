@@ -194,7 +194,7 @@ export interface SvelteKitAuthConfig {
 	basePath?: string;
 	callbacks?: Callbacks;
 	logger?: Partial<Logger>;
-	/** Default: whether the request is https. Secure cookies get the `__Secure-` prefix. */
+	/** Default: whether the request is https. Secure cookies get the `__Host-` prefix (`__Secure-` for one under `basePath`). */
 	useSecureCookies?: boolean;
 	/**
 	 * The redirect proxy of every OAuth 2 / OIDC provider that sets none of its own: the absolute

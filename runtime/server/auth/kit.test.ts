@@ -204,7 +204,7 @@ describe('signIn action', () => {
 		expect(await redirectOf(() => auth.signIn(event))).toEqual({ status: 303, location: '/account' });
 		expect(writes).toHaveLength(1);
 		expect(writes[0]).toMatchObject({
-			name: '__Secure-auth.session-token',
+			name: '__Host-auth.session-token',
 			options: { path: '/', httpOnly: true, sameSite: 'lax', secure: true, maxAge: 30 * DAY }
 		});
 		expect(authorize).toHaveBeenCalledWith({ email: 'a', password: 'right' }, event.request);

@@ -12,10 +12,14 @@ export interface CookieOptions {
 }
 
 /**
- * One of our cookies, `auth.<use>`: httpOnly; `Secure` and `__Secure-` prefixed (RFC 6265bis
- * §4.1.3.1) over https, or as `useSecureCookies` says. `crossSite`: sent on cross-site POSTs too
- * (SameSite=None, which browsers take only with Secure; Lax without it).
+ * One of our cookies, `auth.<use>`: httpOnly; `Secure` over https, or as `useSecureCookies` says.
+ * A secure cookie is `__Host-` prefixed when its `path` is `/` (RFC 6265bis §4.1.3.2: Secure,
+ * `Path=/`, no `Domain`, so no other path or subdomain can set or shadow it; the config has no
+ * cookie domain), else `__Secure-` (§4.1.3.1; the OAuth flow cookie lives under `basePath`).
+ * `crossSite`: sent on cross-site POSTs too (SameSite=None, which browsers take only with Secure;
+ * Lax without it).
  * @returns its name and the attributes to set and delete it with
+ * @see create-auth docs/api.md#session-strategies
  */
 export function authCookie(
 	url: URL,
@@ -25,8 +29,16 @@ export function authCookie(
 ): { name: string; options: CookieOptions } {
 	const secure = useSecureCookies ?? url.protocol === 'https:';
 	const sameSite = crossSite && secure ? 'none' : 'lax';
-	return { name: `${secure ? '__Secure-' : ''}auth.${use}`, options: { path, httpOnly: true, secure, sameSite } };
+	const prefix = !secure ? '' : path === '/' ? '__Host-' : '__Secure-';
+	return { name: `${prefix}auth.${use}`, options: { path, httpOnly: true, secure, sameSite } };
 }
+
+/**
+ * The name a runtime before 0.2.0 gave the cookie {@link authCookie} now calls `name`:
+ * `__Secure-auth.<use>` for `__Host-auth.<use>`; undefined for any other name (it was not renamed).
+ */
+export const previousCookieName = (name: string): string | undefined =>
+	name.startsWith('__Host-') ? `__Secure-${name.slice('__Host-'.length)}` : undefined;
 
 /**
  * Browsers keep a cookie only while `name=value` plus its attributes fit in 4096 bytes
@@ -90,4 +102,22 @@ export function deleteChunkedCookie(cookies: Cookies, name: string, options: Coo
 	if (read(cookies, name) !== undefined) cookies.delete(name, options);
 	const count = chunks(cookies, name).length;
 	for (let i = 0; i < count; i++) cookies.delete(`${name}.${i}`, options);
+}
+
+/**
+ * Reads a chunked cookie {@link authCookie} renamed: the value under `name`, else the one under its
+ * {@link previousCookieName}, which is then set again under `name` with `options` (`maxAge`
+ * included), so the browser holds it under the new name from this response on. A cookie under
+ * the previous name is deleted (with its chunks) whenever it is seen, so none outlives the first
+ * request that reads or ends the session.
+ */
+export function getRenamedChunkedCookie(cookies: Cookies, name: string, options: CookieOptions): string | undefined {
+	const value = getChunkedCookie(cookies, name);
+	const previous = previousCookieName(name);
+	const old = previous === undefined ? undefined : getChunkedCookie(cookies, previous);
+	if (old === undefined) return value;
+	deleteChunkedCookie(cookies, previous!, { ...options, maxAge: undefined });
+	if (value !== undefined) return value;
+	setChunkedCookie(cookies, name, old, options);
+	return old;
 }

@@ -7,7 +7,7 @@
  *   `endUserSessions` (sign every device out after a password change), `toUser`.
  * - `jwt.ts` — the JWE (`dir` + A256GCM, HKDF-SHA256 keys) of session cookies (`encodeToken`,
  *   `decodeToken`) and of the runtime's other sealed cookies (`seal`, `unseal`).
- * - `cookies.ts` — cookie names (`__Secure-` prefix), attributes, chunking of large values.
+ * - `cookies.ts` — cookie names (`__Host-` / `__Secure-` prefixes; the old name read once), attributes, chunking of large values.
  * - `stored-key.ts` — what a database session row holds instead of the token: its SHA-256
  *   (`storedSessionKey`), and which cookie values may be tokens stored raw before 0.2.0.
  * - `cache.ts` — the per-process cache of database sessions (`session.cacheMaxAge`).

@@ -4,7 +4,7 @@ import { error, type Cookies } from '@sveltejs/kit';
 import type { Session, User } from '../../../auth/types.js';
 import type { AdapterSession, AdapterUser } from '../adapters/types.js';
 import type { Account, JWT, ResolvedConfig } from '../config.js';
-import { authCookie, deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from './cookies.js';
+import { authCookie, deleteChunkedCookie, getRenamedChunkedCookie, setChunkedCookie } from './cookies.js';
 import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from '../errors.js';
 import { adapterMethod, need } from '../adapters/methods.js';
 import { decodeToken, encodeToken } from './jwt.js';
@@ -34,10 +34,20 @@ function setCookie(context: SessionContext, config: ResolvedConfig, value: strin
 	setChunkedCookie(context.cookies, name, value, { ...options, maxAge });
 }
 
-/** Deletes the session cookie (and its chunks) and returns the value it had, if any. */
+/**
+ * The session cookie's value, if any; one a runtime before 0.2.0 set under the `__Secure-` name
+ * is moved under the `__Host-` one (`getRenamedChunkedCookie`), so users stay signed in through
+ * the upgrade.
+ */
+function getCookie(context: SessionContext, config: ResolvedConfig): string | undefined {
+	const { name, options } = sessionCookie(context, config);
+	return getRenamedChunkedCookie(context.cookies, name, { ...options, maxAge: config.maxAge });
+}
+
+/** Deletes the session cookie (and its chunks, and any under its old name) and returns the value it had, if any. */
 export function deleteSessionCookie(context: SessionContext, config: ResolvedConfig): string | undefined {
 	const { name, options } = sessionCookie(context, config);
-	const value = getChunkedCookie(context.cookies, name);
+	const value = getCookie(context, config);
 	deleteChunkedCookie(context.cookies, name, options);
 	return value;
 }
@@ -58,7 +68,7 @@ export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please tr
  * @see create-auth docs/api.md#session-strategies (rules 1-4)
  */
 export async function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
-	const value = getChunkedCookie(context.cookies, sessionCookie(context, config).name);
+	const value = getCookie(context, config);
 	if (!value) return null;
 	try {
 		const session =
