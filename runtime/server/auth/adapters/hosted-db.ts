@@ -7,7 +7,7 @@ export { HostedDbClient, HostedDbError, type BaseClientOptions } from './hosted-
 
 /** The adapter methods of the spec that {@link HostedDbAdapter} has: all but the authenticator ones. */
 export type HostedDbAdapterMethods = Required<
-	Omit<Adapter, 'createAuthenticator' | 'getAuthenticator' | 'listAuthenticatorsByUserId' | 'updateAuthenticatorCounter'>
+	Omit<Adapter, 'createAuthenticator' | 'getAuthenticator' | 'listAuthenticatorsByUserId' | 'updateAuthenticatorCounter' | 'deleteAuthenticator'>
 >;
 
 /** Account fields kept in `authlib_accounts` (`userId` is the `user` link); other fields are not stored. */
@@ -74,9 +74,9 @@ const PAGE = 200;
  * - `useVerificationToken` is one DELETE: of concurrent uses exactly one gets the token, and an
  *   expired one is deleted and answers null.
  *
- * The spec's hosted schema has no authenticator table, so the four WebAuthn methods
+ * The spec's hosted schema has no authenticator table, so the WebAuthn methods
  * (`createAuthenticator`, `getAuthenticator`, `listAuthenticatorsByUserId`,
- * `updateAuthenticatorCounter`) are absent, and a flow that needs them fails as the spec's
+ * `updateAuthenticatorCounter`, and create-auth's `deleteAuthenticator`) are absent, and a flow that needs them fails as the spec's
  * "Errors" table says for a missing adapter method.
  * @see create-auth docs/api.md#adapter-methods, #hosted-database-schema
  */
@@ -150,6 +150,10 @@ export function HostedDbAdapter(client: HostedDbClient): HostedDbAdapterMethods 
 		async getAccount(providerAccountId, provider) {
 			const record = await db.authlib_accounts.read(await accountId(provider, providerAccountId));
 			return record && toAccount(record);
+		},
+		async listAccountsByUserId(userId) {
+			// A user has a handful of accounts; one page holds them.
+			return (await db.authlib_accounts.filter({ user: userId }).getMany({ size: PAGE })).map(toAccount);
 		},
 		async createSession({ sessionToken, userId, expires }) {
 			const id = await sessionId(sessionToken);

@@ -92,6 +92,9 @@ export function MemoryAdapter(): Required<Adapter> {
 			const account = accounts.get(key(provider, providerAccountId));
 			return account ? copy(account) : null;
 		},
+		async listAccountsByUserId(userId) {
+			return [...accounts.values()].filter((account) => account.userId === userId).map(copy);
+		},
 		async createSession(session) {
 			if (sessions.has(session.sessionToken)) throw new Error('createSession: the session token exists');
 			if (!users.has(session.userId)) throw new Error(`createSession: no user with id ${session.userId}`);
@@ -139,6 +142,11 @@ export function MemoryAdapter(): Required<Adapter> {
 		getAuthenticator,
 		async listAuthenticatorsByUserId(userId) {
 			return [...authenticators.values()].filter((authenticator) => authenticator.userId === userId).map(copy);
+		},
+		async deleteAuthenticator(credentialID) {
+			const authenticator = authenticators.get(credentialID);
+			authenticators.delete(credentialID);
+			return authenticator ?? null;
 		},
 		async updateAuthenticatorCounter(credentialID, newCounter) {
 			const authenticator = authenticators.get(credentialID);

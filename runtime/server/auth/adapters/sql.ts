@@ -215,6 +215,10 @@ export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 			const row = await one(`SELECT * FROM ${TABLES.accounts} ${accountKey}`, provider, providerAccountId);
 			return row ? toAccount(row) : null;
 		},
+		async listAccountsByUserId(userId) {
+			const { rows } = await run(`SELECT * FROM ${TABLES.accounts} WHERE "userId" = ?`, [userId]);
+			return rows.map(toAccount);
+		},
 		async createSession(session) {
 			await insert(TABLES.sessions, session, SESSION_COLUMNS);
 			return { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
@@ -266,6 +270,11 @@ export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 		async listAuthenticatorsByUserId(userId) {
 			const { rows } = await run(`SELECT * FROM ${TABLES.authenticators} WHERE "userId" = ?`, [userId]);
 			return rows.map(toAuthenticator);
+		},
+		async deleteAuthenticator(credentialID) {
+			const key = `WHERE "credentialID" = ?`;
+			const row = await take(`SELECT * FROM ${TABLES.authenticators} ${key}`, `DELETE FROM ${TABLES.authenticators} ${key}`, [credentialID]);
+			return row ? toAuthenticator(row) : null;
 		},
 		async updateAuthenticatorCounter(credentialID, newCounter) {
 			await run(`UPDATE ${TABLES.authenticators} SET counter = ? WHERE "credentialID" = ?`, [newCounter, credentialID]);

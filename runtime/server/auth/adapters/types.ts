@@ -97,6 +97,12 @@ export interface Adapter {
 	unlinkAccount?(account: ProviderAccount): Awaitable<AdapterAccount | undefined | void>;
 	/** Returns null when absent. */
 	getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>;
+	/**
+	 * Every account linked to a user (an empty array for an unknown user). Not one of the spec's
+	 * methods (Auth.js adapters lack it); create-auth's adapters have it, so that proving an
+	 * address can remove what was linked before the proof (docs/api.md#pre-hijacked-accounts).
+	 */
+	listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>;
 	createSession?(session: AdapterSession): Awaitable<AdapterSession>;
 	getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
 	updateSession?(
@@ -118,6 +124,12 @@ export interface Adapter {
 	getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>;
 	/** Empty array for an unknown user; throws on other failure. */
 	listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>;
+	/**
+	 * Deletes a credential; returns it, or null when there was none. Not one of the spec's methods;
+	 * create-auth's adapters with passkeys have it (proving an address removes the passkeys
+	 * registered before the proof).
+	 */
+	deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>;
 	/** Throws on failure (including an unknown credential). */
 	updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>;
 }
