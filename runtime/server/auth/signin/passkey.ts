@@ -5,7 +5,10 @@ import type { WebAuthnConfig } from '../providers/types.js';
 import { passkeySignIn, webauthnOptionsRoute } from '../webauthn/ceremonies.js';
 import { redirectTarget } from './finish.js';
 
-/** What passkeys need of the adapter: their authenticators, and users found, made and linked. */
+/**
+ * What passkeys need of the adapter: their authenticators, users found, made and linked, and
+ * verification tokens (each ceremony's challenge, used once: `webauthn/challenges.ts`).
+ */
 const WEBAUTHN_ADAPTER_METHODS = [
 	'createAuthenticator',
 	'getAuthenticator',
@@ -14,7 +17,9 @@ const WEBAUTHN_ADAPTER_METHODS = [
 	'getUser',
 	'getUserByEmail',
 	'createUser',
-	'linkAccount'
+	'linkAccount',
+	'createVerificationToken',
+	'useVerificationToken'
 ] as const;
 
 /**

@@ -1,5 +1,6 @@
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SoftAuthenticator, type CeremonyOverrides } from '../../../test/authenticator.js';
 import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
 import { MemoryAdapter } from '../adapters/memory.js';
@@ -26,10 +27,10 @@ type Auth = ReturnType<typeof app>['auth'];
  * gets only the response's own Set-Cookie headers: SvelteKit adds cookies.set() to responses
  * made by resolve(), not to one that handle returns itself.
  */
-async function optionsOf(auth: Auth, jar: Jar, query: Record<string, string> = {}) {
+async function optionsOf(auth: Auth, jar: Jar, query: Record<string, string> = {}, clientAddress?: string) {
 	const request = new Jar();
 	for (const [name, value] of jar.values) request.values.set(name, value);
-	const event = requestEvent(`${ORIGIN}/auth/webauthn-options/passkey?${new URLSearchParams(query)}`, request);
+	const event = requestEvent(`${ORIGIN}/auth/webauthn-options/passkey?${new URLSearchParams(query)}`, request, { clientAddress });
 	const response = await auth.handle({ event, resolve: async () => new Response('the app', { status: 404 }) });
 	jar.receive(response);
 	return { status: response.status, body: await response.json(), headers: response.headers };
@@ -233,6 +234,118 @@ describe('passkey sign-in', () => {
 		const outcome = await post(auth, jar, 'authenticate', new SoftAuthenticator(ORIGIN).register(body));
 		expect(outcome).toEqual({ redirect: '/signin?error=WebAuthnVerificationError' });
 		expect(logger.error.mock.calls.at(-1)![0].message).toMatch(/ceremony started was a register/);
+	});
+});
+
+/** A jar holding only `jar`'s ceremony cookie: what an attacker captured with the posted response. */
+const capturedCookie = (jar: Jar) => {
+	const captured = new Jar();
+	captured.values.set('auth.webauthn-challenge', jar.values.get('auth.webauthn-challenge')!);
+	return captured;
+};
+
+/** What the flow logs when a challenge comes back a second time (or after its 5 minutes). */
+const USED_CHALLENGE = /challenge was used already or expired/;
+
+// W3C WebAuthn Level 3 §13.4.3 (Cryptographic Challenges): a challenge is good for one ceremony,
+// "to prevent replay attacks"; OWASP ASVS 5.0 V6.7.2 (challenge nonce unique). @simplewebauthn/server
+// compares the challenge with the one we pass it, which comes from the cookie the attacker
+// replays too: only a server-side record of the challenge can tell it was used.
+describe('single-use challenges (W3C WebAuthn §13.4.3, OWASP ASVS 5.0 V6.7.2)', () => {
+	afterEach(() => vi.useRealTimers());
+
+	it.each([
+		['a synced passkey whose counter stays 0', false],
+		['a device-bound passkey with a counter', true]
+	])('refuses an assertion replayed with its challenge cookie within the 5 minutes: %s', async (_, counter) => {
+		const { auth, adapter } = app();
+		const device = new SoftAuthenticator(ORIGIN, { counter });
+		await signUp(auth, device, 'ada@example.com');
+		const jar = new Jar();
+		const { body } = await optionsOf(auth, jar);
+		const response = device.authenticate(body);
+		const captured = capturedCookie(jar);
+		expect(await post(auth, jar, 'authenticate', response)).toEqual({ redirect: '/' });
+
+		const getAuthenticator = vi.spyOn(adapter, 'getAuthenticator');
+		const replay = await post(auth, captured, 'authenticate', response);
+		expect(replay).toEqual({ redirect: '/signin?error=WebAuthnVerificationError' });
+		expect(signedIn(captured)).toBe(false);
+		// Refused by our flow before @simplewebauthn/server (or the counter) looked at it.
+		expect(logger.error.mock.calls.at(-1)![0]).toBeInstanceOf(WebAuthnVerificationError);
+		expect(logger.error.mock.calls.at(-1)![0].message).toMatch(USED_CHALLENGE);
+		expect(getAuthenticator).not.toHaveBeenCalled();
+	});
+
+	it('refuses a registration replayed with its challenge cookie: a new account’s and a signed-in user’s', async () => {
+		const { auth, adapter } = app();
+		const jar = new Jar();
+		const { body } = await optionsOf(auth, jar, { action: 'register', email: 'ada@example.com' });
+		const response = new SoftAuthenticator(ORIGIN, { counter: false }).register(body);
+		const captured = capturedCookie(jar);
+		expect(await post(auth, jar, 'register', response)).toEqual({ redirect: '/' });
+		const user = (await adapter.getUserByEmail!('ada@example.com'))!;
+		await adapter.deleteUser!(user.id); // the address is free again: only the used challenge can refuse the replay
+		expect(await post(auth, captured, 'register', response)).toEqual({ redirect: '/signin?error=WebAuthnVerificationError' });
+		expect(logger.error.mock.calls.at(-1)![0].message).toMatch(USED_CHALLENGE);
+		expect(await adapter.getUserByEmail!('ada@example.com')).toBeNull();
+
+		const { jar: session } = await signUp(auth, new SoftAuthenticator(ORIGIN), 'bob@example.com');
+		const bob = (await adapter.getUserByEmail!('bob@example.com'))!;
+		const added = await optionsOf(auth, session, { action: 'register' });
+		const laptop = new SoftAuthenticator(ORIGIN).register(added.body);
+		const replayed = capturedCookie(session);
+		replayed.values.set('auth.session-token', session.values.get('auth.session-token')!);
+		expect(await post(auth, session, 'register', laptop, { redirectTo: '/account' })).toEqual({ redirect: '/account' });
+		expect(await post(auth, replayed, 'register', laptop, { redirectTo: '/account' })).toEqual({ redirect: '/signin?error=WebAuthnVerificationError&callbackUrl=%2Faccount' });
+		expect(logger.error.mock.calls.at(-1)![0].message).toMatch(USED_CHALLENGE);
+		expect(await adapter.listAuthenticatorsByUserId!(bob.id)).toHaveLength(2);
+	});
+
+	it('stores only the SHA-256 of the challenge, under webauthn-challenge:<provider id>, for the ceremony’s 5 minutes, and its use deletes it', async () => {
+		vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z'), toFake: ['Date'] });
+		const { auth, adapter } = app();
+		const create = vi.spyOn(adapter, 'createVerificationToken');
+		const use = vi.spyOn(adapter, 'useVerificationToken');
+		const device = new SoftAuthenticator(ORIGIN, { counter: false });
+		await signUp(auth, device, 'ada@example.com');
+		const jar = new Jar();
+		const { body } = await optionsOf(auth, jar);
+		const stored = { identifier: 'webauthn-challenge:passkey', token: createHash('sha256').update(body.challenge).digest('hex'), expires: new Date('2026-03-01T10:05:00Z') };
+		expect(create).toHaveBeenLastCalledWith(stored);
+		expect(await post(auth, jar, 'authenticate', device.authenticate(body))).toEqual({ redirect: '/' });
+		expect(use).toHaveBeenLastCalledWith({ identifier: stored.identifier, token: stored.token });
+		expect(await use.mock.results.at(-1)!.value).toEqual(stored);
+		expect(await adapter.useVerificationToken!({ identifier: stored.identifier, token: stored.token })).toBeNull();
+	});
+
+	it('deletes the rows of abandoned ceremonies once their 5 minutes are over (no pile-up)', async () => {
+		vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z'), toFake: ['Date'] });
+		const { auth, adapter } = app();
+		const create = vi.spyOn(adapter, 'createVerificationToken');
+		const use = vi.spyOn(adapter, 'useVerificationToken');
+		for (let i = 0; i < 3; i++) await optionsOf(auth, new Jar());
+		const abandoned = create.mock.calls.map(([token]) => token.token);
+		expect(abandoned).toHaveLength(3);
+		vi.setSystemTime(new Date('2026-03-01T10:05:01Z'));
+		await optionsOf(auth, new Jar());
+		const swept = use.mock.calls.map(([token]) => token.token);
+		expect(swept).toEqual(abandoned);
+		for (const [{ identifier, token }] of create.mock.calls.slice(0, 3)) expect(await adapter.useVerificationToken!({ identifier, token })).toBeNull();
+	});
+
+	it('caps the challenges one client address holds at once, so the unauthenticated options route cannot fill the table', async () => {
+		vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z'), toFake: ['Date'] });
+		const { auth, adapter } = app();
+		const create = vi.spyOn(adapter, 'createVerificationToken');
+		for (let i = 0; i < 30; i++) expect((await optionsOf(auth, new Jar(), {}, '203.0.113.9')).status).toBe(200);
+		const refused = await optionsOf(auth, new Jar(), {}, '203.0.113.9');
+		expect(refused).toMatchObject({ status: 429, body: { error: 'RateLimited' } });
+		expect(refused.headers.get('retry-after')).toBe('300');
+		expect(create).toHaveBeenCalledTimes(30);
+		expect((await optionsOf(auth, new Jar(), {}, '198.51.100.7')).status).toBe(200);
+		vi.setSystemTime(new Date('2026-03-01T10:05:01Z'));
+		expect((await optionsOf(auth, new Jar(), {}, '203.0.113.9')).status).toBe(200);
 	});
 });
 

@@ -23,6 +23,7 @@ import { appOriginOf } from '../http/redirects.js';
 import { need } from '../adapters/methods.js';
 import { readSession, STORE_UNAVAILABLE, toUser } from '../session/session.js';
 import { completeSignIn, errorType } from '../signin/finish.js';
+import { issueChallenge, useChallenge } from './challenges.js';
 
 /** The two WebAuthn ceremonies: making a passkey (`register`), signing in with one (`authenticate`). */
 type WebAuthnAction = 'register' | 'authenticate';
@@ -59,15 +60,26 @@ async function ceremonyCookieHeader(cookies: Cookies, url: URL, config: Resolved
 	return cookies.serialize(name, value, { ...options, maxAge: CEREMONY_MAX_AGE });
 }
 
-/** The options JSON with the ceremony cookie, never cached. */
+/**
+ * The options JSON with the ceremony cookie, never cached, once the challenge is stored
+ * server-side (`challenges.ts`); a 429 `RateLimited` refusal when the client holds too many
+ * unanswered challenges already.
+ */
 async function optionsResponse(event: RequestEvent, config: ResolvedConfig, options: object, ceremony: Ceremony): Promise<Response> {
+	if (!(await issueChallenge(config, ceremony.provider, ceremony.challenge, CEREMONY_MAX_AGE, clientAddress(event)))) {
+		const body: OptionsRefusal = { error: 'RateLimited', message: 'Too many passkey attempts from your network. Try again in a few minutes.' };
+		return json(body, { status: 429, headers: { ...NO_STORE, 'retry-after': String(CEREMONY_MAX_AGE) } });
+	}
 	const cookie = await ceremonyCookieHeader(event.cookies, event.url, config, ceremony);
 	return json(options, { headers: { ...NO_STORE, 'set-cookie': cookie } });
 }
 
 /**
- * Reads and deletes the ceremony cookie (a challenge answers once).
- * @throws {WebAuthnVerificationError} absent, expired, tampered, or for another provider or action.
+ * Reads and deletes the ceremony cookie, and uses its challenge server-side (`challenges.ts`):
+ * a challenge answers once, even when the cookie is posted again (W3C WebAuthn Level 3 §13.4.3).
+ * @throws {WebAuthnVerificationError} absent, expired, tampered, for another provider or action,
+ *   or its challenge was used already (a replay).
+ * @throws {AdapterError} the adapter failed.
  */
 async function takeCeremony(cookies: Cookies, url: URL, config: ResolvedConfig, provider: string, action: WebAuthnAction): Promise<Ceremony> {
 	const { name, options } = ceremonyCookie(url, config);
@@ -79,6 +91,9 @@ async function takeCeremony(cookies: Cookies, url: URL, config: ResolvedConfig, 
 	}
 	if (ceremony.provider !== provider || ceremony.action !== action) {
 		throw new WebAuthnVerificationError(`The passkey response is a ${action} for ${provider}, but the ceremony started was a ${ceremony.action} for ${ceremony.provider}.`, { provider });
+	}
+	if (!(await useChallenge(config, provider, ceremony.challenge))) {
+		throw new WebAuthnVerificationError('The passkey challenge was used already or expired: the response was replayed, or posted twice.', { provider });
 	}
 	return ceremony;
 }
@@ -99,7 +114,7 @@ const toBase64 = (base64url: string) => Buffer.from(base64url, 'base64url').toSt
 const toBase64Url = (base64: string) => Buffer.from(base64, 'base64').toString('base64url');
 
 /** What a registration's options request is refused with: the page shows `message`. */
-type OptionsRefusal = { error: 'InvalidEmail' | 'EmailInUse' | 'SignedOut'; message: string };
+type OptionsRefusal = { error: 'InvalidEmail' | 'EmailInUse' | 'SignedOut' | 'RateLimited'; message: string };
 
 /** Options are one-time values: never cached. */
 const NO_STORE = { 'cache-control': 'no-store' };

@@ -8,6 +8,10 @@
  *   registration or authentication options, the challenge in a sealed 5-minute cookie) and
  *   `passkeySignIn` (verifies the posted response: challenge, origin, relying party, user
  *   verification, signature, counter; then signs in or creates the account).
+ * - `challenges.ts` — `issueChallenge` / `useChallenge`: each challenge stored server-side (its
+ *   SHA-256, as a verification token) and used once, so a response replayed with its cookie is
+ *   refused (W3C WebAuthn Level 3 §13.4.3); at most 30 unanswered per client address, their rows
+ *   deleted once expired.
  *
  * Runtime modules import the module they need, never this index, so that an app is vendored only
  * the modules it reaches; this index is the folder's table of contents.
