@@ -35,6 +35,12 @@ async function refusedUntilConfirmed(page: Page, url: string, inbox: Inbox, emai
 	return inbox.linkIn(await mail);
 }
 
+/** Confirms on the page a confirmation link opened, with the account's password. */
+async function confirmWith(page: Page, password: string): Promise<void> {
+	await page.getByLabel('Password').fill(password);
+	await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+}
+
 /** Registers the flows as tests of the enclosing `describe`. */
 export function emailVerificationFlows(app: () => VerifyingApp): void {
 	it('signs a new account up without signing it in; signing in is refused until the mailed link is followed, which signs in', async () => {
@@ -54,7 +60,7 @@ export function emailVerificationFlows(app: () => VerifyingApp): void {
 		expect((await fetch(link)).status).toBe(200);
 		await page.goto(link);
 		expect(await page.getByText(`Confirm that ${email} is your email address`).isVisible()).toBe(true);
-		await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+		await confirmWith(page, PASSWORD);
 		await page.waitForURL((target) => target.pathname === '/');
 		expect(await signedInAs(page, server.url, email)).toBe(true);
 
@@ -63,7 +69,7 @@ export function emailVerificationFlows(app: () => VerifyingApp): void {
 		// The link works once.
 		const again = await freshPage(browser);
 		await again.goto(link);
-		await again.getByRole('button', { name: 'Confirm and sign in' }).click();
+		await confirmWith(again, PASSWORD);
 		await expect.poll(() => again.getByRole('alert').textContent()).toContain('This link is invalid, used or expired.');
 		expect(await signedInAs(again, server.url, email)).toBe(false);
 		for (const used of [page, other, again]) await used.context().close();
@@ -74,9 +80,44 @@ export function emailVerificationFlows(app: () => VerifyingApp): void {
 		const page = await freshPage(browser);
 		const link = await refusedUntilConfirmed(page, server.url, inbox, earlierEmail);
 		await page.goto(link);
-		await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+		await confirmWith(page, PASSWORD);
 		await page.waitForURL((target) => target.pathname === '/');
 		expect(await signedInAs(page, server.url, earlierEmail)).toBe(true);
 		await page.context().close();
+	});
+
+	// Account pre-hijacking (Sudhodanan & Paverd, USENIX Security 2022): someone registers another
+	// person's address with a password of theirs and waits for its owner to confirm it.
+	it('does not confirm an address for someone who does not know the account’s password: the owner resets it and the registrant’s password stops working', async () => {
+		const { server, browser, inbox } = app();
+		const email = `owner-${Date.now()}@example.com`;
+		const attackerPassword = `${PASSWORD} of the attacker`;
+		const attacker = await freshPage(browser);
+		await attacker.goto(`${server.url}/signup`);
+		const mail = inbox.next(email);
+		await submitCredentials(attacker, 'Create account', email, attackerPassword);
+		const link = inbox.linkIn(await mail);
+
+		// The owner follows the link they did not ask for, and cannot confirm without the password.
+		const owner = await freshPage(browser);
+		await owner.goto(link);
+		await confirmWith(owner, PASSWORD);
+		await expect.poll(() => owner.getByRole('alert').textContent()).toContain('That is not the password of this account.');
+		expect(await signedInAs(owner, server.url, email)).toBe(false);
+		expect((await signInResponse(attacker, server.url, email, attackerPassword)).headers().location).toMatch(/code=EmailNotVerified/);
+
+		// The page sends them to reset the password: that proves the address, and the account is theirs alone.
+		await owner.goto(link);
+		await owner.getByRole('link', { name: 'reset its password' }).click();
+		const reset = inbox.next(email);
+		await owner.getByLabel('Email').fill(email);
+		await owner.getByRole('button', { name: /send/i }).click();
+		await owner.goto(inbox.linkIn(await reset));
+		await owner.getByLabel('New password').fill(PASSWORD);
+		await owner.getByRole('button', { name: 'Set password and sign in' }).click();
+		await owner.waitForURL((target) => target.pathname === '/');
+		expect(await signedInAs(owner, server.url, email)).toBe(true);
+		expect((await signInResponse(attacker, server.url, email, attackerPassword)).headers().location).toMatch(/error=CredentialsSignin/);
+		for (const used of [attacker, owner]) await used.context().close();
 	});
 }

@@ -3,6 +3,7 @@ import { userForAccount } from '../server/auth/oauth/accounts.js';
 import type { Adapter, AdapterAuthenticator, AdapterUser } from '../server/auth/adapters/types.js';
 import type { Account } from '../server/auth/config.js';
 import { resolveConfig } from '../server/auth/config.js';
+import { Jar } from './event.js';
 
 /** An adapter under test, on a store of its own. */
 export interface AdapterHarness {
@@ -195,6 +196,30 @@ export function describeAdapterContract(
 			expect(await adapter.getUser(user.id)).toMatchObject({ id: user.id });
 		});
 
+		it('lists a user’s accounts with listAccountsByUserId (create-auth’s extension), no one else’s', async (context) => {
+			if (!adapter.listAccountsByUserId) context.skip();
+			const [user, other] = [await createUser(), await createUser()];
+			await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: `gh-${user.id}` });
+			await adapter.linkAccount({ userId: user.id, type: 'credentials', provider: 'credentials', providerAccountId: user.email!, password_hash: 'h' });
+			await adapter.linkAccount({ userId: other.id, type: 'oauth', provider: 'github', providerAccountId: `gh-${other.id}` });
+			const listed = await adapter.listAccountsByUserId(user.id);
+			expect(listed.map((account) => account.provider).sort()).toEqual(['credentials', 'github']);
+			expect(listed.find((account) => account.provider === 'credentials')).toMatchObject({ userId: user.id, password_hash: 'h' });
+			expect(await adapter.listAccountsByUserId(crypto.randomUUID())).toEqual([]);
+		});
+
+		it('deletes one authenticator with deleteAuthenticator (create-auth’s extension), null when absent', async (context) => {
+			if (!adapter.deleteAuthenticator) context.skip();
+			const user = await createUser();
+			const [kept, removed] = [authenticator(user.id), authenticator(user.id)];
+			await adapter.createAuthenticator(kept);
+			await adapter.createAuthenticator(removed);
+			expect(await adapter.deleteAuthenticator(removed.credentialID)).toMatchObject({ credentialID: removed.credentialID, userId: user.id });
+			expect(await adapter.getAuthenticator(removed.credentialID)).toBeNull();
+			expect((await adapter.listAuthenticatorsByUserId(user.id)).map((a) => a.credentialID)).toEqual([kept.credentialID]);
+			expect(await adapter.deleteAuthenticator(removed.credentialID)).toBeNull();
+		});
+
 		itWith(['deleteUser', 'linkAccount', 'createSession', 'getAccount', 'getSessionAndUser'], 'deletes a user’s accounts, sessions and authenticators with the user', async () => {
 			const [user, other] = [await createUser(), await createUser()];
 			await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: 'gone' });
@@ -263,6 +288,7 @@ export function describeAdapterContract(
 
 		const firstSignIn = (target: Adapter, email: string | null) =>
 			userForAccount(
+				{ cookies: new Jar().cookies(), url: new URL('http://localhost/') },
 				resolveConfig({ providers: [], adapter: target, secret: 'a-secret-of-at-least-32-characters!' }),
 				{ id: 'profile-id', name: 'Grace', email, image: null },
 				{ type: 'oidc', provider: 'idp', providerAccountId: 'first-sign-in' } satisfies Account,

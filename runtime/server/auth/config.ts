@@ -182,10 +182,12 @@ export interface SvelteKitAuthConfig {
 	 * one-click "Continue signing in" form (default `/signin/email`); `resetPassword`: the page a
 	 * password-reset link opens, with the new password's form (default `/signin/reset-password`);
 	 * `verifyEmail`: the page a sign-up's confirmation link opens, with a one-click "Confirm
-	 * email" form (default `/signin/verify-email`). Paths inside the app, as routes are written:
+	 * email" form (default `/signin/verify-email`); `account`: the signed-in user's page, where a
+	 * sign-in that proved an address says what it removed (default `/account`; see
+	 * docs/api.md#pre-hijacked-accounts). Paths inside the app, as routes are written:
 	 * the runtime puts SvelteKit's `paths.base` in front of each (see `appBase`).
 	 */
-	pages?: { signIn?: string; signOut?: string; verifyRequest?: string; emailLink?: string; resetPassword?: string; verifyEmail?: string };
+	pages?: { signIn?: string; signOut?: string; verifyRequest?: string; emailLink?: string; resetPassword?: string; verifyEmail?: string; account?: string };
 	/**
 	 * Where the runtime answers its own routes (OAuth callbacks: `<basePath>/callback/<id>`), a
 	 * path inside the app: SvelteKit's `paths.base` goes in front (`/base/auth/callback/<id>`).
@@ -222,7 +224,40 @@ export interface SvelteKitAuthConfig {
 	 */
 	mailer?: Mailer;
 	/** Password accounts (`passwords.ts`); see {@link PasswordOptions}. */
-	passwords?: Partial<PasswordOptions>;
+	passwords?: Partial<Omit<PasswordOptions, 'breachCheck'>> & {
+		/** `true`: {@link BreachCheck} with its defaults; an object sets its fields. Default false. */
+		breachCheck?: boolean | Partial<BreachCheck>;
+	};
+}
+
+/**
+ * The Have I Been Pwned range query a new password goes through (k-anonymity: only the first 5
+ * hex characters of its SHA-1 are sent, with `Add-Padding: true`; the suffixes are compared
+ * here). Unreachable, slow or failing, the check passes (fails open) with one logged error.
+ * @see create-auth docs/api.md#passwords
+ */
+export interface BreachCheck {
+	/** The range endpoint; the prefix is appended. Default `https://api.pwnedpasswords.com/range/`. */
+	url: string;
+	/** Milliseconds to wait for the answer. Default 2000. */
+	timeoutMs: number;
+}
+
+/** NIST SP 800-63B-4 §3.1.1.2: the fewest characters of a password that is the only factor. */
+const SINGLE_FACTOR_MIN_LENGTH = 15;
+/** NIST SP 800-63B-4 §3.1.1.2: the fewest characters of any password (also of one beside a second factor). */
+export const PASSWORD_MIN_LENGTH_FLOOR = 8;
+/** The most characters a password may have (checked before hashing, and at sign-in). */
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/**
+ * The default of `passwords.minLength`, the one place it is decided: NIST SP 800-63B-4
+ * §3.1.1.2 asks 15 characters of a password used alone and allows 8 (its floor) when it is one
+ * of two factors. The runtime offers no second factor yet, so every app gets 15; once the config
+ * can turn one on, this returns {@link PASSWORD_MIN_LENGTH_FLOOR} while it is on.
+ */
+export function defaultPasswordMinLength(_config: SvelteKitAuthConfig): number {
+	return SINGLE_FACTOR_MIN_LENGTH;
 }
 
 /** What the config's `passwords` sets, with its defaults. */
@@ -239,6 +274,14 @@ export interface PasswordOptions {
 	requireEmailVerification: boolean;
 	/** Seconds a sign-up's confirmation link works. Default 24 hours. */
 	verificationMaxAge: number;
+	/**
+	 * The fewest characters (Unicode code points, after NFKC) a new password may have; the most
+	 * is 1024. Default {@link defaultPasswordMinLength}: 15. Below 8 counts as 8 (NIST's floor),
+	 * above 1024 as 1024; what is not a number keeps the default.
+	 */
+	minLength: number;
+	/** The Have I Been Pwned range query of new passwords, or false (the default). */
+	breachCheck: BreachCheck | false;
 }
 
 /** Resolves the config for a request (object form: once; function form: per request). */
@@ -257,7 +300,7 @@ export interface ResolvedConfig {
 	updateAge: number;
 	/** `database` strategy with `session.cacheMaxAge` above 0: the adapter's session cache. */
 	sessionCache?: SessionCache;
-	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string; resetPassword: string; verifyEmail: string };
+	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string; resetPassword: string; verifyEmail: string; account: string };
 	/** Without a trailing slash; inside the app (SvelteKit's `paths.base` not included). */
 	basePath: string;
 	/** The app's `resolve` from `$app/paths`, handed to `SvelteKitAuth`: the source of `paths.base` (see `appBase`). */
@@ -321,7 +364,8 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 			verifyRequest: config.pages?.verifyRequest ?? '/signin/verify-request',
 			emailLink: config.pages?.emailLink ?? '/signin/email',
 			resetPassword: config.pages?.resetPassword ?? '/signin/reset-password',
-			verifyEmail: config.pages?.verifyEmail ?? '/signin/verify-email'
+			verifyEmail: config.pages?.verifyEmail ?? '/signin/verify-email',
+			account: config.pages?.account ?? '/account'
 		},
 		basePath: (config.basePath ?? '/auth').replace(/\/+$/, ''),
 		resolve,
@@ -334,7 +378,9 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 		passwords: {
 			resetMaxAge: config.passwords?.resetMaxAge ?? 60 * 60,
 			requireEmailVerification: config.passwords?.requireEmailVerification ?? false,
-			verificationMaxAge: config.passwords?.verificationMaxAge ?? DAY
+			verificationMaxAge: config.passwords?.verificationMaxAge ?? DAY,
+			minLength: resolveMinLength(config),
+			breachCheck: resolveBreachCheck(config.passwords?.breachCheck)
 		}
 	};
 	for (const provider of providers) {
@@ -342,4 +388,16 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 		else logger.error(new InvalidProvider(`Provider "${provider.id}" has no flow: build it with its factory (providers/<id>.ts); signing in with it fails.`));
 	}
 	return resolved;
+}
+
+function resolveMinLength(config: SvelteKitAuthConfig): number {
+	const given = config.passwords?.minLength;
+	if (typeof given !== 'number' || Number.isNaN(given)) return defaultPasswordMinLength(config);
+	return Math.min(PASSWORD_MAX_LENGTH, Math.max(PASSWORD_MIN_LENGTH_FLOOR, Math.floor(given)));
+}
+
+function resolveBreachCheck(given: boolean | Partial<BreachCheck> | undefined): BreachCheck | false {
+	if (!given) return false;
+	const options = given === true ? {} : given;
+	return { url: options.url ?? 'https://api.pwnedpasswords.com/range/', timeoutMs: options.timeoutMs ?? 2000 };
 }

@@ -173,6 +173,16 @@ export class RateLimited extends AuthError {
 }
 
 /**
+ * A password attempt refused by the account-wide cap of consecutive failures
+ * (`rateLimit.signIn.perAccount`, NIST SP 800-63B-4 §3.2.2), whichever client it came from:
+ * `code` `AccountLocked`. The sign-in page says so, and that a password reset gets in meanwhile.
+ */
+export class AccountLocked extends RateLimited {
+	/** Shown to the browser in the refused form's `code`. */
+	readonly code = 'AccountLocked';
+}
+
+/**
  * The rate-limit store could not count an attempt (Redis is down): the sign-in or sign-up is
  * refused, a 503, rather than let through uncounted.
  */

@@ -63,6 +63,7 @@ export type {
 export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './session/refresh.js';
 export {
 	AccessDenied,
+	AccountLocked,
 	AdapterError,
 	AuthError,
 	CallbackRouteError,
@@ -85,6 +86,7 @@ export {
 export type { AuthErrorCause, ErrorType } from './errors.js';
 export { matchesPathPrefix } from './http/redirects.js';
 export { isNavigation, matchesRequestPath, requireSession, requireUser, type SignedInSession } from './http/guards.js';
+export { addressProvenNotice } from './email/proof.js';
 export { DEFAULT_RATE_LIMITS, memoryRateLimitStore } from './limits/rate-limit.js';
 export type { Limiter, RateLimitConfig, RateLimitRule, RateLimitStore } from './limits/rate-limit.js';
 export { logMailer, type Mailer, type MailMessage } from './email/mail.js';

@@ -20,7 +20,7 @@ const app = (extra: Partial<SvelteKitAuthConfig> = {}, adapter?: Adapter) =>
 	passwordApp(inbox(), { secret, logger, passwords: { requireEmailVerification: true }, ...extra }, adapter);
 type Auth = ReturnType<typeof app>['auth'];
 
-const PASSWORD = 'correct horse';
+const PASSWORD = 'lantern orchard maple 7';
 const sessionCookie = (jar: Jar) => jar.values.get('auth.session-token');
 
 /** The sign-up page's POST; the jar it would have signed in. */
@@ -36,10 +36,10 @@ async function signIn(auth: Auth, email: string, password = PASSWORD) {
 	return { jar, ...(await actionOutcome(auth.signIn, requestEvent('http://localhost/signin', jar, { form: { email, password } }))) };
 }
 
-/** The confirmation page's POST with the link's fields (or others). */
+/** The confirmation page's POST with the link's fields and the account's password (or others). */
 async function confirm(auth: Auth, link: string, override: Record<string, string> = {}) {
 	const jar = new Jar();
-	const form = { ...Object.fromEntries(new URL(link).searchParams), ...override };
+	const form = { ...Object.fromEntries(new URL(link).searchParams), password: PASSWORD, ...override };
 	return { jar, ...(await actionOutcome(auth.verifyEmail, requestEvent(link, jar, { form }))) };
 }
 
@@ -176,6 +176,22 @@ describe('following the confirmation link', () => {
 		expect(new URL(elsewhere).searchParams.has('callbackUrl')).toBe(false);
 	});
 
+	// Account pre-hijacking (Sudhodanan & Paverd, USENIX Security 2022): someone registers another
+	// person's address with a password of theirs; the mailed link reaches the owner, who must not
+	// confirm an account whose password someone else holds.
+	it('does not confirm without the account’s password: 400 CredentialsSignin, nobody signed in, the link still works for the right one', async () => {
+		const { auth, adapter } = app();
+		const link = await signUpForLink(auth, 'ada@example.com');
+		for (const password of ['', 'what the owner would guess']) {
+			const refused = await confirm(auth, link, { password });
+			expect(refused).toMatchObject({ status: 400, data: { error: 'CredentialsSignin', email: 'ada@example.com' } });
+			expect(sessionCookie(refused.jar)).toBeUndefined();
+		}
+		expect((await adapter.getUserByEmail!('ada@example.com'))?.emailVerified).toBeNull();
+		expect((await signIn(auth, 'ada@example.com')).redirect).toBe('/signin?error=CredentialsSignin&code=EmailNotVerified');
+		expect((await confirm(auth, link)).redirect).toBe('/');
+	});
+
 	/** Tokens of other flows for the same address, stored as they would be. */
 	const otherToken = (adapter: Adapter, identifier: string, token: string) =>
 		adapter.createVerificationToken!({ identifier, token: hashToken(token, secret), expires: new Date(Date.now() + 3_600_000) });
@@ -218,9 +234,9 @@ describe('a password reset', () => {
 		const mail = inbox().next('ada@example.com');
 		await actionOutcome(auth.requestPasswordReset, requestEvent('http://localhost/signin/forgot-password', new Jar(), { form: { email: 'ada@example.com' } }));
 		const link = inbox().linkIn(await mail);
-		const form = { ...Object.fromEntries(new URL(link).searchParams), password: 'a new password' };
+		const form = { ...Object.fromEntries(new URL(link).searchParams), password: 'a new password of mine' };
 		expect((await actionOutcome(auth.resetPassword, requestEvent(link, new Jar(), { form }))).redirect).toBe('/');
 		expect((await adapter.getUserByEmail!('ada@example.com'))?.emailVerified).toEqual(new Date('2026-03-01T10:00:00Z'));
-		expect((await signIn(auth, 'ada@example.com', 'a new password')).redirect).toBe('/');
+		expect((await signIn(auth, 'ada@example.com', 'a new password of mine')).redirect).toBe('/');
 	});
 });

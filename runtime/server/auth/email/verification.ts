@@ -11,6 +11,8 @@ import { linkMail } from './mail.js';
 import { passwordAccount, PASSWORD_PROVIDER } from '../passwords/accounts.js';
 import { countAttempt } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
+import { verifyPassword } from '../passwords/hashing.js';
+import { afterProof, proveAddress, type ProofRemovals } from './proof.js';
 import { toUser } from '../session/session.js';
 import { finishSignIn } from '../signin/finish.js';
 import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './verification-tokens.js';
@@ -23,7 +25,7 @@ import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from './
 const verifyIdentifier = (email: string) => `verify-email:${email}`;
 
 /** What confirming a password account's address needs of the adapter, beyond what password sign-in needs. */
-const VERIFY_EMAIL_ADAPTER_METHODS = ['createVerificationToken', 'useVerificationToken', 'getUser', 'getUserByEmail', 'updateUser'] as const;
+const VERIFY_EMAIL_ADAPTER_METHODS = ['createVerificationToken', 'useVerificationToken', 'getUser', 'getUserByEmail', 'getAccount', 'updateUser'] as const;
 
 /**
  * The startup check of `passwords.requireEmailVerification` (the credentials flow's `check`).
@@ -79,34 +81,57 @@ export async function requireVerifiedEmail(event: RequestEvent, config: Resolved
 	throw new EmailNotVerified(`${user.email} has not confirmed its address: sign-in refused, a new link mailed.`, { provider: PASSWORD_PROVIDER });
 }
 
-/** A refused confirmation link: `error` is `Verification`, `message` safe to show. */
-export type VerifyEmailFailure = ActionFailure<{ error: 'Verification'; message: string; email: string }>;
+/**
+ * A refused confirmation: `error` is `Verification` (the link is unknown, used or expired) or
+ * `CredentialsSignin` (the password is not the account's; the link still works), `message` safe
+ * to show.
+ */
+export type VerifyEmailFailure = ActionFailure<{ error: 'Verification' | 'CredentialsSignin'; message: string; email: string }>;
 
 /**
  * The form action of the page a confirmation link opens (`pages.verifyEmail`). Opening the link
- * changes nothing (mail scanners burn nothing); this POST of `token` and `email` (and
- * `callbackUrl`) uses the token ({@link useVerificationToken}: once), sets the user's
- * `emailVerified` to now if it was not set, and signs them in ({@link finishSignIn}: a 303 to
- * the validated `callbackUrl`, or `/`). An unknown, used, expired or other flow's link, or an
- * address with no user any more, is a 400 `Verification` with nothing changed.
+ * changes nothing (mail scanners burn nothing); this POST of `token`, `email`, the account's
+ * `password` (and `callbackUrl`) uses the token ({@link useVerificationToken}: once), checks the
+ * password, proves the address ({@link proveAddress}) and signs the user in ({@link finishSignIn}:
+ * a 303 to the validated `callbackUrl`, or `/`).
+ *
+ * The password is asked because the link alone does not say who chose it: someone who
+ * registered another person's address (account pre-hijacking, USENIX Security 2022) waits for
+ * its owner to confirm it. The owner does not know that password: the page sends them to reset
+ * it, which proves the address and leaves them the only one with a way in.
+ *
+ * An unknown, used, expired or other flow's link, or an address with no user any more, is a 400
+ * `Verification` with nothing changed; a wrong password a 400 `CredentialsSignin`, the link put
+ * back for another try.
  * @throws {AdapterError} the adapter failed (SvelteKit's error page).
- * @see create-auth docs/api.md#adapter-records (`emailVerified`), #adapter-methods (`useVerificationToken`)
+ * @throws {RateLimited} the password-hashing queue is full.
+ * @see create-auth docs/api.md#adapter-records (`emailVerified`), #pre-hijacked-accounts
  */
 export async function verifyEmailAction(event: RequestEvent, config: ResolvedConfig): Promise<VerifyEmailFailure> {
 	const form = await readForm(event.request);
 	const email = normalizeEmail(formText(form.get('email')) ?? '');
 	const token = formText(form.get('token'));
 	let user: AdapterUser | null;
+	let removed: ProofRemovals;
 	try {
 		if (!token || !isEmail(email)) throw new Verification('The confirmation link has no token or no valid address.');
-		await useVerificationToken(config, verifyIdentifier(email), token);
+		const used = await useVerificationToken(config, verifyIdentifier(email), token);
 		user = await need(config, 'getUserByEmail')(email);
 		if (!user) throw new Verification(`No user has the address ${email} any more.`);
-		if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: new Date() });
+		const account = await need(config, 'getAccount')(email, PASSWORD_PROVIDER);
+		if (!account || !(await verifyPassword(formText(form.get('password')) ?? '', String(account.password_hash ?? '')))) {
+			await need(config, 'createVerificationToken')(used);
+			return fail(400, {
+				error: 'CredentialsSignin',
+				message: 'That is not the password of this account. If you did not create it, reset the password: the account becomes yours alone.',
+				email
+			});
+		}
+		({ user, removed } = await proveAddress(event, config, user, account));
 	} catch (err) {
 		if (!(err instanceof Verification)) throw err;
 		config.logger.error(err);
 		return fail(400, { error: 'Verification', message: 'This link is invalid, used or expired. Sign in with your password to get a new one.', email });
 	}
-	return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrlOf(event, form));
+	return finishSignIn(event, config, toUser(user), passwordAccount(user.id), afterProof(event, config, removed, callbackUrlOf(event, form)));
 }

@@ -21,6 +21,16 @@ export function registerRequest(locals: object, getConfig: (event: RequestEvent)
 	configs.set(locals, getConfig);
 }
 
+/**
+ * The resolved config of the auth handle `event` passed through.
+ * @throws {Error} it did not pass through one (`hooks.server.ts` does not export the handle).
+ */
+export function requestConfig(event: RequestEvent): Promise<ResolvedConfig> {
+	const getConfig = configs.get(event.locals);
+	if (!getConfig) throw new Error('This request did not pass through the auth handle; export it from src/hooks.server.');
+	return getConfig(event);
+}
+
 /** Called by `SvelteKitAuth` with the app's `getRequestEvent`. */
 export function useRequestEvent(getRequestEvent: (() => RequestEvent) | undefined): void {
 	if (getRequestEvent) currentRequestEvent = getRequestEvent;

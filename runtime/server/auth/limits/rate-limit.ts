@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimited, RateLimitStoreError } from '../errors.js';
+import { AccountLocked, RateLimited, RateLimitStoreError } from '../errors.js';
 
 /**
  * One limit: at most `max` attempts per key within `windowSeconds`. The window is fixed: it
@@ -31,11 +31,31 @@ export interface RateLimitStore {
 export interface RateLimitConfig {
 	/** Default: {@link memoryRateLimitStore}. */
 	store?: RateLimitStore;
+	/**
+	 * Failed credentials sign-ins (and wrong current passwords on the account page). Emails are
+	 * trimmed and lowercased; counted whether or not the address has an account.
+	 */
 	signIn?: {
-		/** Failed credentials sign-ins per email (trimmed, lowercased); a successful one resets it. */
-		perEmail?: RateLimitRule | false;
-		/** Failed credentials sign-ins per client address (`event.getClientAddress()`). */
+		/**
+		 * Per email from one client address (`event.getClientAddress()`): what locks an address,
+		 * for that client only, so guesses from elsewhere do not lock its owner out. Without a
+		 * client address, every such attempt of an email shares one count. A successful sign-in
+		 * clears it.
+		 */
+		perEmailAndClient?: RateLimitRule | false;
+		/** Per client address, across emails. A successful sign-in gives its attempt back. */
 		perClient?: RateLimitRule | false;
+		/**
+		 * Consecutive failures per email from every client: the account-wide cap of NIST SP
+		 * 800-63B-4 §3.2.2 (at most 100). Cleared by a successful sign-in, password reset or
+		 * password change.
+		 */
+		perAccount?: RateLimitRule | false;
+		/**
+		 * @deprecated The name before 0.2.0, when it locked an email from every client: now read as
+		 * {@link perEmailAndClient} when that is not given (the account-wide bound is `perAccount`).
+		 */
+		perEmail?: RateLimitRule | false;
 	};
 	signUp?: {
 		/** Accounts created per client address. */
@@ -51,16 +71,21 @@ export interface RateLimitConfig {
 }
 
 /**
- * 10 failed sign-ins per email and 50 per client address in 15 minutes; 10 sign-ups per client
+ * Failed sign-ins: 10 per email from one client address and 50 per client address in 15
+ * minutes, 100 consecutive per email from all clients in 24 hours; 10 sign-ups per client
  * address in an hour; 5 emailed links per address and 20 per client address in an hour. An
  * attempt counts when it starts (so a burst of parallel attempts is held too); a successful
- * sign-in gives its attempt back and clears the email's count.
+ * sign-in gives its attempt back and clears its email's counts.
  */
 export const DEFAULT_RATE_LIMITS = {
-	signIn: { perEmail: { max: 10, windowSeconds: 15 * 60 }, perClient: { max: 50, windowSeconds: 15 * 60 } },
+	signIn: {
+		perEmailAndClient: { max: 10, windowSeconds: 15 * 60 },
+		perClient: { max: 50, windowSeconds: 15 * 60 },
+		perAccount: { max: 100, windowSeconds: 24 * 60 * 60 }
+	},
 	signUp: { perClient: { max: 10, windowSeconds: 60 * 60 } },
 	emailLink: { perEmail: { max: 5, windowSeconds: 60 * 60 }, perClient: { max: 20, windowSeconds: 60 * 60 } }
-} as const satisfies Required<Omit<RateLimitConfig, 'store'>>;
+} as const satisfies { signIn: Required<Omit<NonNullable<RateLimitConfig['signIn']>, 'perEmail'>> } & Required<Omit<RateLimitConfig, 'store' | 'signIn'>>;
 
 /**
  * A store's limiters by rule: the same name and rule give the same counter, so a config
@@ -106,8 +131,11 @@ export interface Limiter {
 /** The limiters of the flows; a rule that is off has none. */
 export interface RateLimits {
 	store: string;
-	signInPerEmail?: Limiter;
+	/** Keyed by {@link emailClientKey}. */
+	signInPerEmailAndClient?: Limiter;
 	signInPerClient?: Limiter;
+	/** Keyed by the email. */
+	signInPerAccount?: Limiter;
 	signUpPerClient?: Limiter;
 	emailLinkPerEmail?: Limiter;
 	emailLinkPerClient?: Limiter;
@@ -146,7 +174,9 @@ export function limiterOf(limiter: RateLimiterAbstract, ready: () => Promise<voi
 
 /**
  * The limiters for a config: `false` turns every limit off (returns undefined); each rule
- * not given takes its default. Without a store, the process's memory store is used.
+ * not given takes its default (`signIn.perEmail`, the name before 0.2.0, stands for
+ * `signIn.perEmailAndClient` when that is not given). Without a store, the process's memory
+ * store is used.
  */
 export function createRateLimits(config: RateLimitConfig | false | undefined): RateLimits | undefined {
 	if (config === false) return undefined;
@@ -155,8 +185,13 @@ export function createRateLimits(config: RateLimitConfig | false | undefined): R
 		rule === false ? undefined : store.limiter(name, rule ?? fallback);
 	return {
 		store: store.name,
-		signInPerEmail: make('signin-email', config?.signIn?.perEmail, DEFAULT_RATE_LIMITS.signIn.perEmail),
+		signInPerEmailAndClient: make(
+			'signin-email-client',
+			config?.signIn?.perEmailAndClient ?? config?.signIn?.perEmail,
+			DEFAULT_RATE_LIMITS.signIn.perEmailAndClient
+		),
 		signInPerClient: make('signin-client', config?.signIn?.perClient, DEFAULT_RATE_LIMITS.signIn.perClient),
+		signInPerAccount: make('signin-account', config?.signIn?.perAccount, DEFAULT_RATE_LIMITS.signIn.perAccount),
 		signUpPerClient: make('signup-client', config?.signUp?.perClient, DEFAULT_RATE_LIMITS.signUp.perClient),
 		emailLinkPerEmail: make('email-link-email', config?.emailLink?.perEmail, DEFAULT_RATE_LIMITS.emailLink.perEmail),
 		emailLinkPerClient: make('email-link-client', config?.emailLink?.perClient, DEFAULT_RATE_LIMITS.emailLink.perClient)
@@ -182,8 +217,61 @@ export async function countAttempt(limits: RateLimits, checks: Array<[Limiter | 
 	}
 }
 
-/** "Try again in N minutes." for a wait in seconds (at least one minute). */
-export function retryMessage(retryAfter: number): string {
+/**
+ * The key of {@link RateLimits.signInPerEmailAndClient}: the email and the client address, kept
+ * apart unambiguously (JSON). Without a client address (`undefined`), the email's attempts from
+ * unknown clients share one key.
+ */
+export function emailClientKey(email: string, client: string | undefined): string {
+	return JSON.stringify([email, client ?? null]);
+}
+
+/**
+ * Counts one password attempt for `email` (normalized; undefined counts only the client) from
+ * `client`: per client, per email and client, then the account-wide cap.
+ * @throws {AccountLocked} the account-wide cap (`signIn.perAccount`) is reached.
+ * @throws {RateLimited} a per-client or per-email-and-client limit is reached.
+ * @throws {RateLimitStoreError} the store could not count: callers refuse the attempt.
+ */
+export async function countPasswordAttempt(limits: RateLimits, email: string | undefined, client: string | undefined): Promise<void> {
+	await countAttempt(limits, [
+		[limits.signInPerClient, client],
+		[limits.signInPerEmailAndClient, email && emailClientKey(email, client)]
+	]);
+	try {
+		await countAttempt(limits, [[limits.signInPerAccount, email]]);
+	} catch (err) {
+		if (err instanceof RateLimited) throw new AccountLocked(`${email} reached the account-wide cap of failed sign-ins.`, err.retryAfter);
+		throw err;
+	}
+}
+
+/**
+ * After the right password (a sign-in or a password change) or a password reset: `email`'s
+ * failed attempts from `client` and account-wide are forgotten (NIST SP 800-63B-4 §3.2.2 counts
+ * consecutive failures); other clients' counts stay.
+ * @throws the store's error.
+ */
+export async function forgetPasswordAttempts(limits: RateLimits, email: string, client: string | undefined): Promise<void> {
+	await Promise.all([limits.signInPerEmailAndClient?.reset(emailClientKey(email, client)), limits.signInPerAccount?.reset(email)]);
+}
+
+/** "15 minutes" / "24 hours": a wait in seconds, rounded up, in minutes up to two hours (at least one minute). */
+function waitText(retryAfter: number): string {
 	const minutes = Math.max(1, Math.ceil(retryAfter / 60));
-	return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+	if (minutes <= 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+	return `${Math.ceil(minutes / 60)} hours`;
+}
+
+/** "Too many attempts. Try again in N minutes." (or hours, past two) for a wait in seconds. */
+export function retryMessage(retryAfter: number): string {
+	return `Too many attempts. Try again in ${waitText(retryAfter)}.`;
+}
+
+/**
+ * What the sign-in page says to an attempt refused by the account-wide cap ({@link AccountLocked}):
+ * how to get in now (a password reset, which this cap does not count), and when to try again.
+ */
+export function accountLockedMessage(retryAfter: number): string {
+	return `Too many failed sign-ins for this email address. Reset your password to sign in now, or try again in ${waitText(retryAfter)}.`;
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTcpProxy, type TcpProxy } from '../../../test/tcp-proxy.js';
-import { RateLimitStoreError } from '../errors.js';
-import { countAttempt, createRateLimits } from './rate-limit.js';
+import { AccountLocked, RateLimited, RateLimitStoreError } from '../errors.js';
+import { countAttempt, countPasswordAttempt, createRateLimits, emailClientKey } from './rate-limit.js';
 import { redisRateLimitStore } from './redis.js';
 
 // The Redis server of the project's machines (README); each run writes under its own prefix.
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** A store through the proxy, as one server of the app would hold it. */
 const storeOf = (logger = { error: vi.fn() }) => ({ logger, store: redisRateLimitStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: prefix, logger }) });
-const rule = (max: number, windowSeconds = 60) => ({ signIn: { perEmail: { max, windowSeconds } } });
+const rule = (max: number, windowSeconds = 60) => ({ signIn: { perEmailAndClient: { max, windowSeconds } } });
 
 describe('redisRateLimitStore on the real Redis server', () => {
 	it('connects on the first count only, so building or importing the app needs no Redis', async () => {
@@ -33,7 +33,7 @@ describe('redisRateLimitStore on the real Redis server', () => {
 		const { store } = storeOf();
 		const limits = createRateLimits({ store, ...rule(3) })!;
 		expect(proxy.accepted).toBe(before);
-		expect(await limits.signInPerEmail!.consume('first@example.com')).toEqual({ ok: true });
+		expect(await limits.signInPerEmailAndClient!.consume('first@example.com')).toEqual({ ok: true });
 		expect(proxy.accepted).toBe(before + 1);
 	});
 
@@ -42,35 +42,53 @@ describe('redisRateLimitStore on the real Redis server', () => {
 		const two = createRateLimits({ store: storeOf().store, ...rule(4) })!;
 		const email = `shared-${randomUUID()}@example.com`;
 		const results = [];
-		for (const limits of [one, two, one, two, one]) results.push(await limits.signInPerEmail!.consume(email));
+		for (const limits of [one, two, one, two, one]) results.push(await limits.signInPerEmailAndClient!.consume(email));
 		expect(results.map((result) => result.ok)).toEqual([true, true, true, true, false]);
 		expect(results[4]).toEqual({ ok: false, retryAfter: 60 });
-		expect(await admin.get(`${prefix}signin-email:${email}`)).toBe('5');
+		expect(await admin.get(`${prefix}signin-email-client:${email}`)).toBe('5');
+	});
+
+	it('keeps an address locked for the client that guessed, on every server, and counts the account-wide cap there too (NIST SP 800-63B-4 §3.2.2)', async () => {
+		const config = { signIn: { perEmailAndClient: { max: 2, windowSeconds: 60 }, perAccount: { max: 4, windowSeconds: 60 } } };
+		const one = createRateLimits({ store: storeOf().store, ...config })!;
+		const two = createRateLimits({ store: storeOf().store, ...config })!;
+		const email = `pair-${randomUUID()}@example.com`;
+		await countPasswordAttempt(one, email, '203.0.113.7');
+		await countPasswordAttempt(two, email, '203.0.113.7');
+		const refused = await countPasswordAttempt(one, email, '203.0.113.7').catch((err) => err);
+		expect(refused).toBeInstanceOf(RateLimited);
+		expect(refused).not.toBeInstanceOf(AccountLocked);
+		expect(await admin.get(`${prefix}signin-email-client:${emailClientKey(email, '203.0.113.7')}`)).toBe('3');
+		// Other clients of the same address are not locked, until the account-wide cap (4; the refused attempt was not counted there) is reached.
+		await countPasswordAttempt(two, email, '198.51.100.9');
+		await countPasswordAttempt(one, email, '198.51.100.10');
+		expect(await countPasswordAttempt(two, email, '198.51.100.11').catch((err) => err)).toBeInstanceOf(AccountLocked);
+		expect(await admin.get(`${prefix}signin-account:${email}`)).toBe('5');
 	});
 
 	it('counts atomically: 30 parallel attempts let exactly 10 through', async () => {
 		const limits = createRateLimits({ store: storeOf().store, ...rule(10) })!;
 		const email = `burst-${randomUUID()}@example.com`;
-		const results = await Promise.all(Array.from({ length: 30 }, () => limits.signInPerEmail!.consume(email)));
+		const results = await Promise.all(Array.from({ length: 30 }, () => limits.signInPerEmailAndClient!.consume(email)));
 		expect(results.filter((result) => result.ok)).toHaveLength(10);
 	});
 
 	it('ends the window with the key (Redis expires it), and reset clears a count', async () => {
 		const limits = createRateLimits({ store: storeOf().store, ...rule(1, 1) })!;
 		const email = `window-${randomUUID()}@example.com`;
-		await limits.signInPerEmail!.consume(email);
-		expect((await limits.signInPerEmail!.consume(email)).ok).toBe(false);
+		await limits.signInPerEmailAndClient!.consume(email);
+		expect((await limits.signInPerEmailAndClient!.consume(email)).ok).toBe(false);
 		await new Promise((resolve) => setTimeout(resolve, 1100));
-		expect(await limits.signInPerEmail!.consume(email)).toEqual({ ok: true });
-		await limits.signInPerEmail!.reset(email);
-		expect(await admin.exists(`${prefix}signin-email:${email}`)).toBe(0);
+		expect(await limits.signInPerEmailAndClient!.consume(email)).toEqual({ ok: true });
+		await limits.signInPerEmailAndClient!.reset(email);
+		expect(await admin.exists(`${prefix}signin-email-client:${email}`)).toBe(0);
 	});
 
 	it('fails closed at once while Redis is unreachable, logs one line, and counts again once it is back', async () => {
 		const { store, logger } = storeOf();
 		const limits = createRateLimits({ store, ...rule(5) })!;
 		const email = `outage-${randomUUID()}@example.com`;
-		const attempt = () => countAttempt(limits, [[limits.signInPerEmail, email]]);
+		const attempt = () => countAttempt(limits, [[limits.signInPerEmailAndClient, email]]);
 		await attempt();
 
 		proxy.setDown(true);
@@ -87,7 +105,7 @@ describe('redisRateLimitStore on the real Redis server', () => {
 
 		proxy.setDown(false);
 		await vi.waitFor(() => attempt(), { timeout: 5000, interval: 100 });
-		expect(await admin.get(`${prefix}signin-email:${email}`)).toBe('2');
+		expect(await admin.get(`${prefix}signin-email-client:${email}`)).toBe('2');
 	});
 
 	it('fails closed when Redis is down from the start, then serves once it is up', async () => {
@@ -95,10 +113,10 @@ describe('redisRateLimitStore on the real Redis server', () => {
 		const { store } = storeOf();
 		const limits = createRateLimits({ store, ...rule(5) })!;
 		const email = `late-${randomUUID()}@example.com`;
-		await expect(countAttempt(limits, [[limits.signInPerEmail, email]])).rejects.toBeInstanceOf(RateLimitStoreError);
+		await expect(countAttempt(limits, [[limits.signInPerEmailAndClient, email]])).rejects.toBeInstanceOf(RateLimitStoreError);
 		proxy.setDown(false);
-		await vi.waitFor(() => countAttempt(limits, [[limits.signInPerEmail, email]]), { timeout: 5000, interval: 100 });
-		expect(await admin.get(`${prefix}signin-email:${email}`)).toBe('1');
+		await vi.waitFor(() => countAttempt(limits, [[limits.signInPerEmailAndClient, email]]), { timeout: 5000, interval: 100 });
+		expect(await admin.get(`${prefix}signin-email-client:${email}`)).toBe('1');
 	});
 
 	it('keeps the password out of the log line', async () => {
@@ -106,7 +124,7 @@ describe('redisRateLimitStore on the real Redis server', () => {
 		const logger = { error: vi.fn() };
 		const store = redisRateLimitStore({ url: `redis://:hunter2@127.0.0.1:${proxy.port}`, keyPrefix: prefix, logger });
 		const limits = createRateLimits({ store, ...rule(5) })!;
-		await expect(countAttempt(limits, [[limits.signInPerEmail, 'x@example.com']])).rejects.toBeInstanceOf(RateLimitStoreError);
+		await expect(countAttempt(limits, [[limits.signInPerEmailAndClient, 'x@example.com']])).rejects.toBeInstanceOf(RateLimitStoreError);
 		await vi.waitFor(() => expect(logger.error).toHaveBeenCalled());
 		expect(logger.error.mock.calls[0]![0].message).toContain(`redis://:***@127.0.0.1:${proxy.port}`);
 		expect(logger.error.mock.calls[0]![0].message).not.toContain('hunter2');

@@ -4,33 +4,45 @@ import type { Adapter, AdapterAccount, AdapterUser } from '../adapters/types.js'
 import type { Account, ResolvedConfig } from '../config.js';
 import { OAuthAccountNotLinked } from '../errors.js';
 import { need } from '../adapters/methods.js';
-import { toUser } from '../session/session.js';
+import { proveAddress } from '../email/proof.js';
+import { toUser, type SessionContext } from '../session/session.js';
 
 /**
  * Finds or creates the user an OAuth account signs in as. Without an adapter the profile's user
  * is used as is (its id is the provider's). With one:
- * 1. the account is already linked → its user;
+ * 1. the account is already linked → its user; when the provider vouches for the address
+ *    (`emailVerified`) and it is the user's, never proven before, this proves it
+ *    ({@link proveAddress});
  * 2. someone is signed in (`currentUserId`) → the account is linked to them;
  * 3. a user has the profile's email → linked only if the provider sets
- *    `allowDangerousEmailAccountLinking`, else {@link OAuthAccountNotLinked} (a profile without
- *    email, such as the social provider's over OAuth 2, skips this step);
- * 4. otherwise a new user (`emailVerified` null; `email` null when the profile has none) and
- *    the account linked to it. Concurrent first sign-ins of one account make one user, on one
- *    server and across servers (see {@link firstSignIn}).
- * @throws {OAuthAccountNotLinked} case 3 without the opt-in.
+ *    `allowDangerousEmailAccountLinking` AND vouches for the address, else
+ *    {@link OAuthAccountNotLinked} (a provider that does not say `email_verified: true` never
+ *    links by email: anyone can claim an address there). Linking proves the address: what was set
+ *    up on an account whose address was never proven is removed (pre-hijacked accounts, USENIX
+ *    Security 2022, the classic-federated merge). A profile without email, such as the social
+ *    provider's over OAuth 2, skips this step;
+ * 4. otherwise a new user (`emailVerified` now when the provider vouched for the address, else
+ *    null; `email` null when the profile has none) and the account linked to it. Concurrent first
+ *    sign-ins of one account make one user, on one server and across servers (see {@link firstSignIn}).
+ * @param context the request's cookies and URL: a proof ends the user's sessions.
+ * @throws {OAuthAccountNotLinked} case 3 without the opt-in or without the provider vouching.
  * @throws {MissingAdapter} the adapter lacks a method this needs (the message names it).
- * @see create-auth docs/api.md#account-linking
+ * @see create-auth docs/api.md#account-linking, #pre-hijacked-accounts
  */
 export async function userForAccount(
+	context: SessionContext,
 	config: ResolvedConfig,
 	profileUser: User,
 	account: Account,
-	options: { allowDangerousEmailAccountLinking?: boolean; currentUserId?: string }
+	options: LinkOptions & { currentUserId?: string }
 ): Promise<User> {
 	if (!config.adapter) return profileUser;
 	const { provider, providerAccountId } = account;
 	const linked = await need(config, 'getUserByAccount')({ provider, providerAccountId });
-	if (linked) return toUser(linked);
+	if (linked) {
+		const vouched = options.emailVerified && linked.email !== null && linked.email === profileUser.email?.toLowerCase();
+		return toUser(vouched ? (await proveAddress(context, config, linked, account)).user : linked);
+	}
 
 	const link = async (userId: string) => {
 		const { type, ...rest } = account;
@@ -49,10 +61,19 @@ export async function userForAccount(
 	let flight = flights.get(key);
 	if (!flight) {
 		const done = flights;
-		flight = firstSignIn(config, profileUser, account, link, options).finally(() => done.delete(key));
+		flight = firstSignIn(context, config, profileUser, account, link, options).finally(() => done.delete(key));
 		flights.set(key, flight);
 	}
 	return flight;
+}
+
+/**
+ * How an OAuth sign-in may link by email: `allowDangerousEmailAccountLinking` (the provider's
+ * opt-in) and `emailVerified` (the provider vouched for the profile's address: `email_verified: true`).
+ */
+export interface LinkOptions {
+	allowDangerousEmailAccountLinking?: boolean;
+	emailVerified?: boolean;
 }
 
 /** First sign-ins in flight, per adapter, by account. */
@@ -64,11 +85,12 @@ const firstSignIns = new WeakMap<Adapter, Map<string, Promise<User>>>();
  * link, and the loser signs in as the winner's user, deleting the user it made.
  */
 async function firstSignIn(
+	context: SessionContext,
 	config: ResolvedConfig,
 	profileUser: User,
 	account: Account,
 	link: (userId: string) => Promise<void>,
-	options: { allowDangerousEmailAccountLinking?: boolean }
+	options: LinkOptions
 ): Promise<User> {
 	const { provider, providerAccountId } = account;
 	const linked = () => need(config, 'getUserByAccount')({ provider, providerAccountId });
@@ -86,15 +108,18 @@ async function firstSignIn(
 		if (!options.allowDangerousEmailAccountLinking) {
 			throw new OAuthAccountNotLinked(`${email} already has an account that did not sign in with ${provider}.`, { provider });
 		}
+		if (!options.emailVerified) {
+			throw new OAuthAccountNotLinked(`${provider} does not vouch for ${email} (no email_verified): not linked to its account.`, { provider });
+		}
 		await link(sameEmail.id);
-		return toUser(sameEmail);
+		return toUser((await proveAddress(context, config, sameEmail, account)).user);
 	}
 	let created: AdapterUser;
 	try {
 		created = await need(config, 'createUser')({
 			id: crypto.randomUUID(),
 			email: email ?? null,
-			emailVerified: null,
+			emailVerified: email && options.emailVerified ? new Date() : null,
 			name: profileUser.name ?? null,
 			image: profileUser.image ?? null
 		});

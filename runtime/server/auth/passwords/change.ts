@@ -8,14 +8,16 @@ import { AdapterError, EmailSignInError, Verification } from '../errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
 import { requireUser } from '../http/guards.js';
 import { linkMail } from '../email/mail.js';
-import { checkNewPassword, passwordAccount, PASSWORD_PROVIDER } from './accounts.js';
+import { passwordAccount, PASSWORD_PROVIDER } from './accounts.js';
+import { checkNewPassword } from './policy.js';
 import { hashPassword, verifyPassword } from './hashing.js';
-import { countAttempt } from '../limits/rate-limit.js';
+import { countAttempt, countPasswordAttempt, forgetPasswordAttempts } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
 import { need } from '../adapters/methods.js';
 import { endUserSessions, startSession, toUser } from '../session/session.js';
 import { finishSignIn } from '../signin/finish.js';
 import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from '../email/verification-tokens.js';
+import { afterProof, nothingRemoved, proveAddress } from '../email/proof.js';
 
 /** The verification-token identifier of a password reset: apart from email sign-in links, whose identifier is the bare address. */
 const resetIdentifier = (email: string) => `password-reset:${email}`;
@@ -71,7 +73,7 @@ export async function requestPasswordResetAction(event: RequestEvent, config: Re
  * The form action of the page a password-reset link opens (`pages.resetPassword`). Opening the
  * link changes nothing (mail scanners burn nothing); this POST of `token`, `email` and the new
  * `password` does:
- * 1. the password is checked (8..1024 characters, 400 with its code, the link still unused);
+ * 1. the password is checked ({@link checkNewPassword}: 400 with its code, the link still unused);
  * 2. the token is used ({@link useVerificationToken}: once, for 1 hour by default); an unknown,
  *    used, expired or other address's link is a 400 `Verification`, nothing changed, and no
  *    password hashed (so posting made-up links cannot fill the hashing queue);
@@ -79,8 +81,9 @@ export async function requestPasswordResetAction(event: RequestEvent, config: Re
  *    replaces the `credentials` account's ({@link replacePasswordHash});
  * 4. the user is signed in with a new session ({@link finishSignIn}): with the `database`
  *    strategy every other session of the user is deleted first (their devices are signed out);
- *    the email's failed sign-in count is cleared, and `emailVerified` set if it was not (the
- *    link reached the address). Ends with a 303 to the validated `callbackUrl`, or `/`.
+ *    the email's failed sign-in count is cleared, and an address never proven before is proven
+ *    (the link reached it: {@link proveAddress} removes the passkeys and OAuth links set up before
+ *    and ends every session). Ends with a 303 to the validated `callbackUrl`, or `/`.
  * @throws {AdapterError} the adapter failed (the page shows SvelteKit's error page).
  */
 export async function resetPasswordAction(event: RequestEvent, config: ResolvedConfig): Promise<PasswordFormFailure> {
@@ -90,7 +93,7 @@ export async function resetPasswordAction(event: RequestEvent, config: ResolvedC
 	const invalidLink = () =>
 		fail(400, { error: 'Verification', message: 'This reset link is invalid, used or expired. Ask for a new one.', email });
 	if (!token || !isEmail(email)) return invalidLink();
-	const checked = checkNewPassword(form.get('password'));
+	const checked = await checkNewPassword(form.get('password'), config, { email, url: event.url });
 	if (!checked.ok) return fail(400, { error: checked.code, message: checked.message, email });
 	let account: AdapterAccount | null;
 	try {
@@ -116,10 +119,12 @@ export async function resetPasswordAction(event: RequestEvent, config: ResolvedC
 	await clearSignInCount(config, email);
 	let user = await need(config, 'getUser')(account.userId);
 	if (!user) return invalidLink();
-	// The link reached the address: it is confirmed, as a confirmation link would have.
-	if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: new Date() });
-	await endUserSessions(event, config, user.id);
-	return finishSignIn(event, config, toUser(user), passwordAccount(user.id), callbackUrlOf(event, form));
+	// The link reached the address: it is proven, and what was set up before the proof ends
+	// (the new password stays: the owner just chose it).
+	let removed = nothingRemoved();
+	if (user.emailVerified) await endUserSessions(event, config, user.id);
+	else ({ user, removed } = await proveAddress(event, config, user, account));
+	return finishSignIn(event, config, toUser(user), passwordAccount(user.id), afterProof(event, config, removed, callbackUrlOf(event, form)));
 }
 
 /** What the account page shows once the password is changed. */
@@ -148,8 +153,8 @@ export async function changePasswordAction(event: RequestEvent, config: Resolved
 	}
 	try {
 		const limits = config.rateLimits;
-		if (limits) await countAttempt(limits, [[limits.signInPerEmail, email]]);
-		const checked = checkNewPassword(form.get('password'));
+		if (limits) await countPasswordAttempt(limits, email, clientAddress(event));
+		const checked = await checkNewPassword(form.get('password'), config, { email, url: event.url });
 		if (!checked.ok) return fail(400, { error: checked.code, message: checked.message });
 		if (!(await verifyPassword(formText(form.get('currentPassword')) ?? '', account.password_hash))) {
 			return fail(400, { error: 'WrongPassword', message: 'Your current password is not right.' });

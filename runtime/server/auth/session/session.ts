@@ -85,14 +85,28 @@ export async function readSession(context: SessionContext, config: ResolvedConfi
 	}
 }
 
+/**
+ * How often a JWT session issued while its user's address was unproven (`email_verified: false`)
+ * asks the adapter whether it has been proven since: seconds. Once it has, the session ends (it
+ * may be the session of someone who registered another person's address; see
+ * docs/api.md#pre-hijacked-accounts). Sessions of proven addresses never ask.
+ */
+export const ADDRESS_CHECK_SECONDS = 60;
+
 async function readJwtSession(context: SessionContext, config: ResolvedConfig, value: string): Promise<Session | null> {
 	const token = await decodeToken(value, config.secrets);
 	if (!token) return null;
+	const now = epochSeconds();
+	const check = token.email_verified === false && typeof token.sub === 'string' && config.adapter && now - (token.iat ?? 0) >= ADDRESS_CHECK_SECONDS;
+	if (check) {
+		const user = await need(config, 'getUser')(token.sub as string);
+		if (!user || user.emailVerified) return null;
+	}
 	const next = config.callbacks.jwt ? await config.callbacks.jwt({ token }) : token;
 	if (!next) return null;
-	const now = epochSeconds();
 	let exp = token.exp ?? now;
-	if (next !== token || now - (token.iat ?? 0) > config.updateAge) {
+	// Re-issued after a check too: the new iat dates it.
+	if (next !== token || check || now - (token.iat ?? 0) > config.updateAge) {
 		setCookie(context, config, await encodeToken(next, config.secrets[0]!, config.maxAge, now), config.maxAge);
 		exp = now + config.maxAge;
 	}
@@ -172,6 +186,8 @@ export async function startSession(
 		return true;
 	}
 	const defaults: JWT = { sub: user.id, name: user.name, email: user.email, picture: user.image };
+	// A session that starts while the address is unproven is checked until it is (ADDRESS_CHECK_SECONDS).
+	if (user.email && (await unprovenAddress(config, user.id))) defaults.email_verified = false;
 	const token = config.callbacks.jwt
 		? await config.callbacks.jwt({ token: defaults, user, account, profile, trigger: 'signIn' })
 		: defaults;
@@ -179,6 +195,13 @@ export async function startSession(
 	const now = epochSeconds();
 	setCookie(context, config, await encodeToken(token, config.secrets[0]!, config.maxAge, now), config.maxAge);
 	return true;
+}
+
+/** Whether the adapter's record of the user says its address was never proven (false without an adapter or a record). */
+async function unprovenAddress(config: ResolvedConfig, userId: string | undefined): Promise<boolean> {
+	const getUser = adapterMethod(config.adapter, 'getUser');
+	const stored = userId && getUser ? await getUser(userId) : null;
+	return stored ? !stored.emailVerified : false;
 }
 
 /** A database session's token: 32 bytes from the CSPRNG (256 bits), base64url. */

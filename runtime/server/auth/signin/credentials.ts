@@ -1,11 +1,11 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import type { RequestEvent } from '@sveltejs/kit';
+import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { Account, ProviderFlow, ResolvedConfig } from '../config.js';
 import { requireEmailVerificationAdapter, requireVerifiedEmail, verifyEmailAction } from '../email/verification.js';
 import { normalizeEmail } from '../email/address.js';
-import { CredentialsSignin, RateLimitStoreError } from '../errors.js';
-import { clientAddress } from '../http/form.js';
-import { countAttempt, type RateLimits } from '../limits/rate-limit.js';
+import { AccountLocked, CredentialsSignin, RateLimitStoreError } from '../errors.js';
+import { clientAddress, formText } from '../http/form.js';
+import { accountLockedMessage, countPasswordAttempt, forgetPasswordAttempts, type RateLimits } from '../limits/rate-limit.js';
 import { changePasswordAction, requestPasswordResetAction, resetPasswordAction } from '../passwords/change.js';
 import { PASSWORD_PROVIDER } from '../passwords/accounts.js';
 import { signUpAction } from '../passwords/signup.js';
@@ -14,7 +14,8 @@ import { completeSignIn, redirectTarget } from './finish.js';
 
 /**
  * The credentials flow, which `Credentials()` puts on its provider:
- * - `signIn`: the posted fields to `authorize()` ({@link credentialsSignIn}), then the validated target;
+ * - `signIn`: the posted fields to `authorize()` ({@link credentialsSignIn}), then the validated
+ *   target; an attempt over the account-wide cap is answered here ({@link accountLockedAnswer});
  * - `actions`: the password accounts' pages (`signUp`, `requestPasswordReset`, `resetPassword`,
  *   `changePassword`, `verifyEmail`; `passwords/`, `email/verification.ts`), accounts being
  *   `credentials` accounts with a `password_hash` (see `authorizeWithPassword`);
@@ -23,8 +24,14 @@ import { completeSignIn, redirectTarget } from './finish.js';
  * @see create-auth docs/api.md#credentials, #passwords
  */
 export const credentialsFlow: ProviderFlow<CredentialsConfig> = {
-	signIn: async (event, config, provider, form, callbackUrl) =>
-		redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form, callbackUrl)) ?? callbackUrl),
+	signIn: async (event, config, provider, form, callbackUrl) => {
+		try {
+			return await redirectTarget(event, config, (await credentialsSignIn(event, config, provider, form, callbackUrl)) ?? callbackUrl);
+		} catch (err) {
+			if (err instanceof AccountLocked) return accountLockedAnswer(event, err, formText(form.get('email')) ?? '');
+			throw err;
+		}
+	},
 	actions: {
 		signUp: signUpAction,
 		requestPasswordReset: requestPasswordResetAction,
@@ -41,13 +48,16 @@ export const credentialsFlow: ProviderFlow<CredentialsConfig> = {
 const CONTROL_FIELDS = new Set(['providerId', 'redirectTo', 'callbackUrl']);
 
 /**
- * Credentials sign-in: the attempt is counted against the rate limits (per client address, then
- * per email: the `email` field, else `username`), then `authorize()`, then
- * {@link completeSignIn}. A success gives the client's attempt back and clears the email's
- * count. A password account must have confirmed its address when the config requires it
+ * Credentials sign-in: the attempt is counted against the rate limits ({@link countPasswordAttempt}:
+ * per client address, per email from this client, then per email from all clients; the email is
+ * the `email` field, else `username`), then `authorize()`, then {@link completeSignIn}. A
+ * success gives the client's attempt back and clears the email's counts from this client and
+ * account-wide (NIST SP 800-63B-4 §3.2.2 counts consecutive failures), not other clients'
+ * ({@link forgetPasswordAttempts}). A password account must have confirmed its address when the config requires it
  * ({@link requireVerifiedEmail}). Returns where to go (a callback-chosen URL, or undefined for
  * the default).
- * @throws {RateLimited} over a limit, or the password-hashing queue is full.
+ * @throws {RateLimited} over a limit, or the password-hashing queue is full; {@link AccountLocked}, its
+ *   subclass, over the account-wide cap.
  * @throws {RateLimitStoreError} the rate-limit store could not count the attempt.
  * @throws {CredentialsSignin} `authorize()` returned null or threw it; {@link EmailNotVerified}, its subclass.
  * @throws {AccessDenied} refused by the `signIn` / `jwt` callback.
@@ -59,7 +69,7 @@ export async function credentialsSignIn(event: RequestEvent, config: ResolvedCon
 	const client = clientAddress(event);
 	const identifier = credentials.email ?? credentials.username;
 	const email = identifier === undefined ? undefined : normalizeEmail(identifier) || undefined;
-	if (limits) await countAttempt(limits, [[limits.signInPerClient, client], [limits.signInPerEmail, email]]);
+	if (limits) await countPasswordAttempt(limits, email, client);
 	const user = await provider.authorize(credentials, event.request);
 	if (!user) throw new CredentialsSignin('authorize() returned null.', { provider: provider.id });
 	if (limits) await forgiveAttempt(config, limits, client, email);
@@ -68,11 +78,21 @@ export async function credentialsSignIn(event: RequestEvent, config: ResolvedCon
 	return completeSignIn(event, config, user, account, { credentials });
 }
 
-/** After a successful sign-in: the client's attempt back, the email's count cleared. A store failure here is only logged. */
+/** After a successful sign-in: the client's attempt back, the email's counts forgotten ({@link forgetPasswordAttempts}). A store failure here is only logged. */
 async function forgiveAttempt(config: ResolvedConfig, limits: RateLimits, client: string | undefined, email: string | undefined) {
 	try {
-		await Promise.all([client && limits.signInPerClient?.refund(client), email && limits.signInPerEmail?.reset(email)]);
+		await Promise.all([client && limits.signInPerClient?.refund(client), email && forgetPasswordAttempts(limits, email, client)]);
 	} catch (err) {
 		config.logger.error(new RateLimitStoreError(`Clearing a signed-in user's attempts in the ${limits.store} rate-limit store failed.`, { err: err as Error }));
 	}
+}
+
+/**
+ * The sign-in page's answer to an attempt over the account-wide cap: 429 with `Retry-After`
+ * (RFC 6585 §4) and `form` = `{ error: 'RateLimited', code: 'AccountLocked', message, email }`,
+ * the message saying that a password reset gets in meanwhile ({@link accountLockedMessage}).
+ */
+function accountLockedAnswer(event: RequestEvent, err: AccountLocked, email: string): ActionFailure<Record<string, unknown>> {
+	event.setHeaders({ 'retry-after': String(err.retryAfter) });
+	return fail(429, { error: err.type, code: err.code, message: accountLockedMessage(err.retryAfter), email });
 }

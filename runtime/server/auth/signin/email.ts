@@ -14,7 +14,8 @@ import { countAttempt } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
 import { seeOther } from '../http/see-other.js';
 import { need } from '../adapters/methods.js';
-import { toUser } from '../session/session.js';
+import { afterProof, nothingRemoved, proveAddress, type ProofRemovals } from '../email/proof.js';
+import { toUser, type SessionContext } from '../session/session.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './finish.js';
 import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from '../email/verification-tokens.js';
 
@@ -107,9 +108,9 @@ export async function emailLinkAction(event: RequestEvent, config: ResolvedConfi
 	const callbackUrl = callbackUrlOf(event, form);
 	let next: string;
 	try {
-		const user = await verifiedUser(config, provider, formText(form.get('email')), formText(form.get('token')));
+		const { user, removed } = await verifiedUser(event, config, provider, formText(form.get('email')), formText(form.get('token')));
 		const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.email! };
-		next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account)) ?? callbackUrl);
+		next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account)) ?? afterProof(event, config, removed, callbackUrl));
 	} catch (err) {
 		const known = errorType(err, 'CallbackRouteError');
 		config.logger.error(known === 'CallbackRouteError' ? new CallbackRouteError('Email sign-in failed.', { provider: provider.id, err: err as Error }) : (err as Error));
@@ -119,21 +120,26 @@ export async function emailLinkAction(event: RequestEvent, config: ResolvedConfi
 }
 
 /**
- * Uses the link's token and returns the user it signs in (made, or marked verified, as needed),
- * its `email` account linked.
+ * Uses the link's token and returns the user it signs in, its `email` account linked: made on
+ * the first sign-in, or its address proven ({@link proveAddress}: on an account whose address
+ * was never proven, the password, passkeys, OAuth links and sessions set up before end).
  * @throws {Verification} no such token for this address (unknown, used, tampered, another
  *   address's), or it expired.
  */
-async function verifiedUser(config: ResolvedConfig, provider: EmailConfig, typed: string | undefined, token: string | undefined): Promise<User> {
+async function verifiedUser(
+	context: SessionContext,
+	config: ResolvedConfig,
+	provider: EmailConfig,
+	typed: string | undefined,
+	token: string | undefined
+): Promise<{ user: User; removed: ProofRemovals }> {
 	const email = normalizeEmail(typed ?? '');
 	if (!token || !isEmail(email)) throw new Verification('The email link has no token or no valid address.');
 	await useVerificationToken(config, email, token);
 	const now = new Date();
-
-	let user = await need(config, 'getUserByEmail')(email);
-	if (!user) user = await createEmailUser(config, email, now);
-	else if (!user.emailVerified) user = await need(config, 'updateUser')({ id: user.id, emailVerified: now });
 	const account = { provider: provider.id, providerAccountId: email };
+	const known = await need(config, 'getUserByEmail')(email);
+	const { user, removed } = known ? await proveAddress(context, config, known, account) : { user: await createEmailUser(config, email, now), removed: nothingRemoved() };
 	const linked = () => need(config, 'getUserByAccount')(account);
 	if (!(await linked())) {
 		try {
@@ -143,7 +149,7 @@ async function verifiedUser(config: ResolvedConfig, provider: EmailConfig, typed
 			if (!(await linked())) throw err;
 		}
 	}
-	return toUser(user);
+	return { user: toUser(user), removed };
 }
 
 /** The first email sign-in's user. A concurrent one for the same address (two links, two tabs) may win the race: its user is the one. */

@@ -105,8 +105,9 @@ export async function answerOAuthCallback(
 async function signInFromCallback(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, result: CallbackResult): Promise<string> {
 	const { user: profileUser, account, profile, flow } = result;
 	const current = config.adapter ? await readSession(event, config) : null;
-	const user = await userForAccount(config, profileUser, account, {
+	const user = await userForAccount(event, config, profileUser, account, {
 		allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,
+		emailVerified: profile?.email_verified === true,
 		currentUserId: current?.user?.id
 	});
 	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
