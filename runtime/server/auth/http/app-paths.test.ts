@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { actionOutcome, Jar, redirectOf, requestEvent } from '../../../test/event.js';
 import { MemoryAdapter } from '../adapters/memory.js';
 import { appBase, type AppResolve } from './app-paths.js';
-import type { SvelteKitAuthConfig } from '../config.js';
+import { resolveConfig, type SvelteKitAuthConfig } from '../config.js';
 import { matchesRequestPath, requireSession } from './guards.js';
 import { SvelteKitAuth } from '../kit.js';
 import type { MailMessage } from '../email/mail.js';
@@ -180,7 +180,7 @@ describe('an app under paths.base', () => {
 
 	it('mails password-reset links to <base>/signin/reset-password', async () => {
 		const { auth, adapter, mails } = baseApp();
-		await registerWithPassword(adapter as RegisterAdapter, { email: 'ada@example.com', password: 'old password' });
+		await registerWithPassword(adapter as RegisterAdapter, { email: 'ada@example.com', password: 'the old password here' }, resolveConfig({ providers: [], secret: 's'.repeat(32) }));
 		const outcome = await actionOutcome(auth.requestPasswordReset, requestEvent('http://localhost/base/signin/forgot-password', new Jar(), { form: { email: 'ada@example.com' } }));
 		expect(outcome).toMatchObject({ status: 200, data: { sent: true } });
 		await new Promise((resolve) => setTimeout(resolve, 0));
@@ -189,7 +189,7 @@ describe('an app under paths.base', () => {
 
 	it('mails address confirmations to <base>/signin/verify-email', async () => {
 		const { auth, mails } = baseApp({ passwords: { requireEmailVerification: true } });
-		const outcome = await actionOutcome(auth.signUp, requestEvent('http://localhost/base/signup', new Jar(), { form: { email: 'new@example.com', password: 'long enough', redirectTo: '/base/account' } }));
+		const outcome = await actionOutcome(auth.signUp, requestEvent('http://localhost/base/signup', new Jar(), { form: { email: 'new@example.com', password: 'long enough to pass', redirectTo: '/base/account' } }));
 		expect(outcome).toMatchObject({ status: 200, data: { verificationSent: true } });
 		const link = new URL(/http:\/\/\S+/.exec(mails[0]!.text)![0]);
 		expect(link.origin + link.pathname).toBe('http://localhost/base/signin/verify-email');

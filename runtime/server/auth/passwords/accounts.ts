@@ -7,9 +7,10 @@ import type { Account } from '../config.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
 import { AdapterError } from '../errors.js';
 import { toUser } from '../session/session.js';
+import { PASSWORD_MAX_LENGTH } from '../config.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './hashing.js';
+import { checkNewPassword, type PasswordErrorCode, type PasswordPolicyConfig } from './policy.js';
 
-const PASSWORD_LENGTH = { min: 8, max: 1024 } as const;
 /** The provider id of password accounts (their `provider`, and the sign-up's account). */
 export const PASSWORD_PROVIDER = 'credentials';
 
@@ -21,7 +22,7 @@ export const passwordAccount = (userId: string): Account => ({ type: 'credential
  * the adapter failed (the store is down), a 503 for the page; the others are the visitor's
  * input, a 400.
  */
-export type RegisterErrorCode = 'InvalidEmail' | 'PasswordTooShort' | 'PasswordTooLong' | 'EmailInUse' | 'Unavailable';
+export type RegisterErrorCode = 'InvalidEmail' | PasswordErrorCode | 'EmailInUse' | 'Unavailable';
 
 /** Result of {@link registerWithPassword}. `message` is safe to show to the user. */
 export type RegisterResult =
@@ -38,33 +39,24 @@ export type AuthorizeAdapter = Required<Pick<Adapter, 'getAccount' | 'getUser'>>
 const refuse = (code: RegisterErrorCode, message: string): RegisterResult => ({ ok: false, code, message });
 
 /**
- * Checks a new password (sign-up, reset, change), a raw form value: 8 to 1024 characters
- * (code points, so an emoji counts once). `message` is safe to show.
- */
-export function checkNewPassword(
-	value: unknown
-): { ok: true; password: string } | { ok: false; code: 'PasswordTooShort' | 'PasswordTooLong'; message: string } {
-	const password = typeof value === 'string' ? value : '';
-	const length = [...password].length;
-	if (length < PASSWORD_LENGTH.min) return { ok: false, code: 'PasswordTooShort', message: `Use at least ${PASSWORD_LENGTH.min} characters.` };
-	if (length > PASSWORD_LENGTH.max) return { ok: false, code: 'PasswordTooLong', message: `Use at most ${PASSWORD_LENGTH.max} characters.` };
-	return { ok: true, password };
-}
-
-/**
  * Creates a user and a `credentials` account holding the password hash. Inputs are raw form
- * values (`FormDataEntryValue | null`). Email is trimmed and lowercased; password is 8..1024
- * characters. If linking the account fails, the new user is deleted again when the adapter can.
+ * values (`FormDataEntryValue | null`). Email is trimmed and lowercased; the password must pass
+ * `checkNewPassword` (`policy.ts`) with `config` (its length, blocklist, context words with this
+ * address and `url`'s host, breach check), or its code is returned. If linking the account
+ * fails, the new user is deleted again when the adapter can.
  * Bad input is `{ ok: false, code }`, and so is a failing adapter (`Unavailable`, the
  * {@link AdapterError} naming the method logged with `console.error`).
  * @throws {RateLimited} the password-hashing queue is full.
+ * @throws {Error} the password blocklist cannot be read.
  */
 export async function registerWithPassword(
 	adapter: RegisterAdapter,
-	input: { email: unknown; password: unknown }
+	input: { email: unknown; password: unknown },
+	config: PasswordPolicyConfig,
+	url?: URL
 ): Promise<RegisterResult> {
 	try {
-		return await register(adapter, input);
+		return await register(adapter, input, config, url);
 	} catch (err) {
 		if (!(err instanceof AdapterError)) throw err;
 		console.error(err);
@@ -72,7 +64,7 @@ export async function registerWithPassword(
 	}
 }
 
-async function register(store: RegisterAdapter, input: { email: unknown; password: unknown }): Promise<RegisterResult> {
+async function register(store: RegisterAdapter, input: { email: unknown; password: unknown }, config: PasswordPolicyConfig, url: URL | undefined): Promise<RegisterResult> {
 	const adapter = {
 		getUserByEmail: adapterMethod(store, 'getUserByEmail')!,
 		createUser: adapterMethod(store, 'createUser')!,
@@ -81,7 +73,7 @@ async function register(store: RegisterAdapter, input: { email: unknown; passwor
 	};
 	const email = typeof input.email === 'string' ? normalizeEmail(input.email) : '';
 	if (!isEmail(email)) return refuse('InvalidEmail', 'Enter a valid email address.');
-	const checked = checkNewPassword(input.password);
+	const checked = await checkNewPassword(input.password, config, { email, url });
 	if (!checked.ok) return checked;
 	const { password } = checked;
 	const emailInUse = () => refuse('EmailInUse', 'An account with this email already exists.');
@@ -109,7 +101,8 @@ async function register(store: RegisterAdapter, input: { email: unknown; passwor
  * The `authorize` of a Credentials provider backed by {@link registerWithPassword}'s accounts.
  * Returns `{ id, email, name, image }` or null; null never says whether the email or the
  * password was wrong, and takes as long either way (a dummy hash is checked when there is
- * no account). A password over 1024 characters is null at once, never hashed.
+ * no account). A password over 1024 characters (code points after NFKC) is null at once, never
+ * hashed.
  * @throws {RateLimited} the password-hashing queue is full.
  * @throws {AdapterError} naming the method, when the adapter fails (the store is down): the
  *   sign-in then ends on `?error=AdapterError`, "unavailable for a moment", not a failed sign-in
@@ -121,7 +114,7 @@ export async function authorizeWithPassword(
 	const adapter = { getAccount: adapterMethod(store, 'getAccount')!, getUser: adapterMethod(store, 'getUser')! };
 	const email = typeof credentials.email === 'string' ? normalizeEmail(credentials.email) : '';
 	const password = typeof credentials.password === 'string' ? credentials.password : '';
-	if (password.length > PASSWORD_LENGTH.max * 2 || [...password].length > PASSWORD_LENGTH.max) return null;
+	if (password.length > PASSWORD_MAX_LENGTH * 4 || [...password.normalize('NFKC')].length > PASSWORD_MAX_LENGTH) return null;
 	const account = email ? await adapter.getAccount(email, PASSWORD_PROVIDER) : null;
 	const hash = typeof account?.password_hash === 'string' ? account.password_hash : DUMMY_HASH;
 	const valid = (await verifyPassword(password, hash)) && account !== null && hash !== DUMMY_HASH;

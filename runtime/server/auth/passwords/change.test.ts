@@ -6,7 +6,7 @@ import { passwordApp } from '../../../test/password-app.js';
 import { inboxForTests } from '../../../test/smtp.js';
 import { MemoryAdapter } from '../adapters/memory.js';
 import type { Adapter } from '../adapters/types.js';
-import type { SvelteKitAuthConfig } from '../config.js';
+import { resolveConfig, type SvelteKitAuthConfig } from '../config.js';
 import { authorizeWithPassword, registerWithPassword, type RegisterAdapter } from './accounts.js';
 import { configurePasswordHashing, hashPassword } from './hashing.js';
 import Credentials from '../providers/credentials.js';
@@ -24,8 +24,8 @@ beforeEach(() => logger.error.mockClear());
 const app = (extra: Partial<SvelteKitAuthConfig> = {}, adapter?: Adapter) => passwordApp(inbox(), { secret, logger, ...extra }, adapter);
 type Auth = ReturnType<typeof app>['auth'];
 
-async function register(adapter: Adapter, email: string, password = 'correct horse') {
-	const result = await registerWithPassword(adapter as RegisterAdapter, { email, password });
+async function register(adapter: Adapter, email: string, password = 'correct horse battery') {
+	const result = await registerWithPassword(adapter as RegisterAdapter, { email, password }, resolveConfig({ providers: [], secret }));
 	if (!result.ok) throw new Error(result.message);
 	return result.user;
 }
@@ -138,19 +138,19 @@ describe('forgot password', () => {
 describe('resetting the password from the link', () => {
 	it('sets the new password, signs the user in, and the link works once; the old password is refused', async () => {
 		const { auth, adapter } = app();
-		const user = await register(adapter, 'ada@example.com', 'old password');
+		const user = await register(adapter, 'ada@example.com', 'the old password here');
 		const link = await resetLinkFor(auth, 'ada@example.com');
-		const done = await reset(auth, link, 'new password');
+		const done = await reset(auth, link, 'a brand new password');
 		expect(done.redirect).toBe('/');
 		expect(sessionCookie(done.jar)).toBeTruthy();
-		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(true);
-		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(false);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'a brand new password')).toBe(true);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'the old password here')).toBe(false);
 		expect(await adapter.getAccount!('ada@example.com', 'credentials')).toMatchObject({ userId: user.id, type: 'credentials' });
 		// Used once.
-		const again = await reset(auth, link, 'third password');
+		const again = await reset(auth, link, 'a third password here');
 		expect(again).toMatchObject({ status: 400, data: { error: 'Verification', message: expect.stringMatching(/invalid, used or expired/) } });
 		expect(sessionCookie(again.jar)).toBeUndefined();
-		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(true);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'a brand new password')).toBe(true);
 	});
 
 	it.each([
@@ -165,8 +165,8 @@ describe('resetting the password from the link', () => {
 		const adapter = MemoryAdapter();
 		const credentials = Credentials({ credentials: { email: {}, password: {} }, authorize: (fields) => authorizeWithPassword(adapter as never, fields) });
 		const { auth } = app({ providers: [credentials, Email({ server: inbox().url })] }, adapter);
-		await register(adapter, 'ada@example.com', 'old password');
-		await register(adapter, 'eve@example.com', 'eve password');
+		await register(adapter, 'ada@example.com', 'the old password here');
+		await register(adapter, 'eve@example.com', 'eve password seeded');
 		let link: string;
 		let override: Record<string, string> = {};
 		if (kind === 'signInLink') {
@@ -181,64 +181,64 @@ describe('resetting the password from the link', () => {
 		if (kind === 'tampered') override = { token: `${new URL(link).searchParams.get('token')!.slice(0, -2)}AA` };
 		if (kind === 'other') override = { email: 'ada@example.com' };
 		if (kind === 'none') override = { token: '' };
-		const refused = await reset(auth, link, 'new password', override);
+		const refused = await reset(auth, link, 'a brand new password', override);
 		expect(refused).toMatchObject({ status: 400, data: { error: 'Verification' } });
 		expect(sessionCookie(refused.jar)).toBeUndefined();
-		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(true);
-		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(false);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'the old password here')).toBe(true);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'a brand new password')).toBe(false);
 	});
 
 	it('refuses a too short password with 400 PasswordTooShort and leaves the link unused', async () => {
 		const { auth, adapter } = app();
-		await register(adapter, 'ada@example.com', 'old password');
+		await register(adapter, 'ada@example.com', 'the old password here');
 		const link = await resetLinkFor(auth, 'ada@example.com');
-		expect(await reset(auth, link, 'short')).toMatchObject({ status: 400, data: { error: 'PasswordTooShort', message: 'Use at least 8 characters.' } });
-		expect((await reset(auth, link, 'long enough')).redirect).toBe('/');
+		expect(await reset(auth, link, 'short')).toMatchObject({ status: 400, data: { error: 'PasswordTooShort', message: 'Use at least 15 characters.' } });
+		expect((await reset(auth, link, 'long enough to pass')).redirect).toBe('/');
 	});
 
 	it('hashes nothing for a made-up link, and puts the link back when the hashing queue is full', async () => {
 		const { auth, adapter } = app();
-		await register(adapter, 'ada@example.com', 'old password');
+		await register(adapter, 'ada@example.com', 'the old password here');
 		const link = await resetLinkFor(auth, 'ada@example.com');
 		// One hash at a time and none waiting; a hash in flight takes the one slot.
 		configurePasswordHashing({ concurrency: 1, maxWaiting: 0 });
 		const busy = hashPassword('keeps the queue busy');
 		try {
-			expect(await reset(auth, link, 'new password', { token: 'made-up' })).toMatchObject({ status: 400, data: { error: 'Verification' } });
-			const full = await reset(auth, link, 'new password');
+			expect(await reset(auth, link, 'a brand new password', { token: 'made-up' })).toMatchObject({ status: 400, data: { error: 'Verification' } });
+			const full = await reset(auth, link, 'a brand new password');
 			expect(full).toMatchObject({ status: 429, data: { error: 'RateLimited' } });
 			expect(full.headers!['retry-after']).toBe('5');
 		} finally {
 			await busy;
 			configurePasswordHashing({ concurrency: Math.max(1, availableParallelism() - 1), maxWaiting: 16 });
 		}
-		expect((await reset(auth, link, 'new password')).redirect).toBe('/');
-		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(true);
+		expect((await reset(auth, link, 'a brand new password')).redirect).toBe('/');
+		expect(await passwordWorks(adapter, 'ada@example.com', 'a brand new password')).toBe(true);
 	});
 
 	it('clears the failed sign-ins that locked the address out', async () => {
 		const { auth, adapter } = app({ rateLimit: { store: memoryRateLimitStore(), signIn: { perEmail: { max: 2, windowSeconds: 900 } } } });
-		await register(adapter, 'ada@example.com', 'old password');
+		await register(adapter, 'ada@example.com', 'the old password here');
 		const signIn = (password: string) =>
 			actionOutcome(auth.signIn, requestEvent('http://localhost/signin', new Jar(), { form: { email: 'ada@example.com', password } }));
 		await signIn('wrong 1');
 		await signIn('wrong 2');
-		expect(await signIn('old password')).toMatchObject({ status: 429 });
-		await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'new password');
-		expect(await signIn('new password')).toEqual({ redirect: '/' });
+		expect(await signIn('the old password here')).toMatchObject({ status: 429 });
+		await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'a brand new password');
+		expect(await signIn('a brand new password')).toEqual({ redirect: '/' });
 	});
 
 	it('with database sessions, deletes every other session of the user (not other users’) and starts a new one', async () => {
 		const { auth, adapter } = app({ session: { strategy: 'database' } });
-		const ada = await register(adapter, 'ada@example.com', 'old password');
-		const eve = await register(adapter, 'eve@example.com', 'eve password');
+		const ada = await register(adapter, 'ada@example.com', 'the old password here');
+		const eve = await register(adapter, 'eve@example.com', 'eve password seeded');
 		const later = new Date(Date.now() + 3_600_000);
 		for (const [sessionToken, userId] of [['ada-laptop', ada.id], ['ada-phone', ada.id], ['eve-laptop', eve.id]] as const) {
 			await adapter.createSession!({ sessionToken: storedSessionKey(sessionToken), userId, expires: later });
 		}
 		const jar = new Jar();
 		jar.values.set('auth.session-token', 'ada-phone');
-		const done = await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'new password', {}, jar);
+		const done = await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'a brand new password', {}, jar);
 		expect(done.redirect).toBe('/');
 		expect(await adapter.getSessionAndUser!(storedSessionKey('ada-laptop'))).toBeNull();
 		expect(await adapter.getSessionAndUser!(storedSessionKey('ada-phone'))).toBeNull();
@@ -250,7 +250,7 @@ describe('resetting the password from the link', () => {
 
 	it('with a session cache (session.cacheMaxAge), signs the other devices out at once', async () => {
 		const { auth, adapter } = app({ session: { strategy: 'database', cacheMaxAge: 300 } });
-		const ada = await register(adapter, 'ada@example.com', 'old password');
+		const ada = await register(adapter, 'ada@example.com', 'the old password here');
 		await adapter.createSession!({ sessionToken: storedSessionKey('ada-laptop'), userId: ada.id, expires: new Date(Date.now() + 3_600_000) });
 		const laptop = async () => {
 			const jar = new Jar();
@@ -260,25 +260,25 @@ describe('resetting the password from the link', () => {
 			return (event.locals as { auth(): Promise<unknown> }).auth();
 		};
 		expect(await laptop()).toMatchObject({ user: { id: ada.id } });
-		await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'new password');
+		await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'a brand new password');
 		expect(await laptop()).toBeNull();
 	});
 
 	it('keeps the old password when storing the new one fails half way (the account is linked back)', async () => {
 		const { auth, adapter } = app();
-		await register(adapter, 'ada@example.com', 'old password');
+		await register(adapter, 'ada@example.com', 'the old password here');
 		const link = await resetLinkFor(auth, 'ada@example.com');
 		vi.spyOn(adapter, 'linkAccount').mockImplementationOnce(() => Promise.reject(new Error('connection reset')));
-		await expect(reset(auth, link, 'new password')).rejects.toMatchObject({ type: 'AdapterError' });
+		await expect(reset(auth, link, 'a brand new password')).rejects.toMatchObject({ type: 'AdapterError' });
 		expect(adapter.linkAccount).toHaveBeenCalledTimes(2);
-		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(true);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'the old password here')).toBe(true);
 	});
 	it('logs that other sessions stay when the adapter cannot delete a user’s sessions', async () => {
 		const adapter = MemoryAdapter();
 		delete (adapter as Adapter).deleteUserSessions;
 		const { auth } = app({ session: { strategy: 'database' } }, adapter);
-		await register(adapter, 'ada@example.com', 'old password');
-		const done = await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'new password');
+		await register(adapter, 'ada@example.com', 'the old password here');
+		const done = await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'a brand new password');
 		expect(done.redirect).toBe('/');
 		expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ type: 'MissingAdapter', message: expect.stringContaining('deleteUserSessions()') }));
 	});
@@ -288,7 +288,7 @@ describe('changing the password on the account page', () => {
 	/** A database-session user signed in on two devices; the jar is this browser's. */
 	async function signedIn() {
 		const { auth, adapter } = app({ session: { strategy: 'database' } });
-		const user = await register(adapter, 'ada@example.com', 'old password');
+		const user = await register(adapter, 'ada@example.com', 'the old password here');
 		const later = new Date(Date.now() + 3_600_000);
 		await adapter.createSession!({ sessionToken: storedSessionKey('this-browser'), userId: user.id, expires: later });
 		await adapter.createSession!({ sessionToken: storedSessionKey('other-device'), userId: user.id, expires: later });
@@ -304,9 +304,9 @@ describe('changing the password on the account page', () => {
 
 	it('changes it with the right current password, signs the other devices out and keeps this browser signed in', async () => {
 		const { adapter, user, jar, change } = await signedIn();
-		expect(await change({ currentPassword: 'old password', password: 'new password' })).toMatchObject({ status: 200, data: { passwordChanged: true } });
-		expect(await passwordWorks(adapter, 'ada@example.com', 'new password')).toBe(true);
-		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(false);
+		expect(await change({ currentPassword: 'the old password here', password: 'a brand new password' })).toMatchObject({ status: 200, data: { passwordChanged: true } });
+		expect(await passwordWorks(adapter, 'ada@example.com', 'a brand new password')).toBe(true);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'the old password here')).toBe(false);
 		expect(await adapter.getSessionAndUser!(storedSessionKey('other-device'))).toBeNull();
 		expect(await adapter.getSessionAndUser!(storedSessionKey('this-browser'))).toBeNull();
 		expect(await adapter.getSessionAndUser!(storedSessionKey(sessionCookie(jar)!))).toMatchObject({ user: { id: user.id } });
@@ -314,16 +314,16 @@ describe('changing the password on the account page', () => {
 
 	it('refuses a wrong current password (400 WrongPassword) and a too short new one, changing nothing', async () => {
 		const { adapter, change } = await signedIn();
-		expect(await change({ currentPassword: 'guess', password: 'new password' })).toMatchObject({ status: 400, data: { error: 'WrongPassword' } });
-		expect(await change({ currentPassword: 'old password', password: 'short' })).toMatchObject({ status: 400, data: { error: 'PasswordTooShort' } });
-		expect(await passwordWorks(adapter, 'ada@example.com', 'old password')).toBe(true);
+		expect(await change({ currentPassword: 'guess', password: 'a brand new password' })).toMatchObject({ status: 400, data: { error: 'WrongPassword' } });
+		expect(await change({ currentPassword: 'the old password here', password: 'short' })).toMatchObject({ status: 400, data: { error: 'PasswordTooShort' } });
+		expect(await passwordWorks(adapter, 'ada@example.com', 'the old password here')).toBe(true);
 		expect(await adapter.getSessionAndUser!(storedSessionKey('other-device'))).toBeTruthy();
 	});
 
 	it('counts wrong current passwords against the sign-in limit per email: the 11th attempt is a 429', async () => {
 		const { change } = await signedIn();
-		for (let i = 0; i < 10; i++) await change({ currentPassword: `guess ${i}`, password: 'new password' });
-		const refused = await change({ currentPassword: 'old password', password: 'new password' });
+		for (let i = 0; i < 10; i++) await change({ currentPassword: `guess ${i}`, password: 'a brand new password' });
+		const refused = await change({ currentPassword: 'the old password here', password: 'a brand new password' });
 		expect(refused).toMatchObject({ status: 429, data: { error: 'RateLimited' } });
 		expect(Number(refused.headers!['retry-after'])).toBeGreaterThan(0);
 	});
@@ -333,7 +333,7 @@ describe('changing the password on the account page', () => {
 		await adapter.createUser!({ id: 'u-link', email: 'link@example.com', emailVerified: new Date(), name: null, image: null });
 		await adapter.createSession!({ sessionToken: storedSessionKey('link-session'), userId: 'u-link', expires: new Date(Date.now() + 3_600_000) });
 		const post = async (jar: Jar) => {
-			const event = requestEvent('http://localhost/account', jar, { form: { currentPassword: 'x', password: 'new password' }, headers: { accept: 'text/html' } });
+			const event = requestEvent('http://localhost/account', jar, { form: { currentPassword: 'x', password: 'a brand new password' }, headers: { accept: 'text/html' } });
 			await auth.handle({ event, resolve: async () => new Response('ok') });
 			return actionOutcome(auth.changePassword, event);
 		};

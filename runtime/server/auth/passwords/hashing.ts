@@ -48,13 +48,15 @@ function derive(password: string, salt: Buffer, options: { N: number; r: number;
 	return queue(
 		() =>
 			new Promise<Buffer>((resolve, reject) =>
-				scrypt(password.normalize('NFC'), salt, KEY_BYTES, scryptOptions, (err, key) => (err ? reject(err) : resolve(key)))
+				scrypt(password, salt, KEY_BYTES, scryptOptions, (err, key) => (err ? reject(err) : resolve(key)))
 			)
 	);
 }
 
 /**
- * Hashes a password with scrypt (N=2^17, r=8, p=1, 16-byte random salt, 32-byte key).
+ * Hashes a password with scrypt (N=2^17, r=8, p=1, 16-byte random salt, 32-byte key), after
+ * NFKC normalization (NIST SP 800-63B-4 §3.1.1.2: the same password typed on another keyboard
+ * or input method, `ﬁ` or `ｆｉ` for `fi`, is the same password).
  * Returns the self-describing `scrypt$<N>$<r>$<p>$<salt b64url>$<hash b64url>`. Takes ~0.3 s
  * and 128 MiB by design, in the bounded queue of {@link PasswordHashingLimits}.
  * @throws {RateLimited} the queue is full.
@@ -62,13 +64,16 @@ function derive(password: string, salt: Buffer, options: { N: number; r: number;
  */
 export async function hashPassword(password: string): Promise<string> {
 	const salt = randomBytes(SALT_BYTES);
-	const key = await derive(password, salt, COST);
+	const key = await derive(password.normalize('NFKC'), salt, COST);
 	return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /**
  * Checks a password against a hash from {@link hashPassword}, in constant time, in the same
- * queue. A malformed hash, or one with parameters out of bounds, gives `false`.
+ * queue. A malformed hash, or one with parameters out of bounds, gives `false`. The password is
+ * NFKC-normalized as {@link hashPassword} does; earlier runtimes hashed its NFC form, so when
+ * the two differ and NFKC does not match, NFC is tried too, and passwords set before keep
+ * signing in.
  * @throws {RateLimited} the queue is full.
  */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -80,12 +85,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
 	const salt = Buffer.from(parts[4]!, 'base64url');
 	const expected = Buffer.from(parts[5]!, 'base64url');
 	if (salt.length < SALT_BYTES || expected.length !== KEY_BYTES) return false;
-	let key: Buffer;
-	try {
-		key = await derive(password, salt, { N, r, p });
-	} catch (err) {
-		if (err instanceof RateLimited) throw err;
-		return false;
-	}
-	return timingSafeEqual(key, expected);
+	const matches = async (form: string) => {
+		try {
+			return timingSafeEqual(await derive(form, salt, { N, r, p }), expected);
+		} catch (err) {
+			if (err instanceof RateLimited) throw err;
+			return false;
+		}
+	};
+	const nfkc = password.normalize('NFKC');
+	const nfc = password.normalize('NFC');
+	return (await matches(nfkc)) || (nfc !== nfkc && (await matches(nfc)));
 }

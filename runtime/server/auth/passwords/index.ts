@@ -5,7 +5,10 @@
  * - `hashing.ts` — scrypt (N=2^17, r=8, p=1) in a bounded queue: `hashPassword`,
  *   `verifyPassword` (constant time), `configurePasswordHashing`.
  * - `accounts.ts` — `registerWithPassword` (sign-up), `authorizeWithPassword` (the credentials
- *   provider's `authorize` in generated apps), `checkNewPassword`, `passwordAccount`.
+ *   provider's `authorize` in generated apps), `passwordAccount`.
+ * - `policy.ts` — `checkNewPassword`: what a new password must be (NIST SP 800-63B-4
+ *   §3.1.1.2); `blocklist.ts` — `isCommonPassword` (the common and breached passwords, read on
+ *   first use); `breach.ts` — `isBreachedPassword` (Have I Been Pwned's range query).
  * - `signup.ts` — the `signUp` action; `change.ts` — `requestPasswordReset`,
  *   `resetPassword` and `changePassword`. The credentials flow (`signin/credentials.ts`)
  *   offers them; confirming an address is `email/verification.ts`.
@@ -18,7 +21,6 @@
  */
 export {
 	authorizeWithPassword,
-	checkNewPassword,
 	PASSWORD_PROVIDER,
 	passwordAccount,
 	registerWithPassword,
@@ -35,5 +37,8 @@ export {
 	type PasswordFormFailure,
 	type PasswordResetRequested
 } from './change.js';
+export { isBreachedPassword } from './breach.js';
+export { blocklistKey, isCommonPassword } from './blocklist.js';
 export { configurePasswordHashing, hashPassword, verifyPassword, type PasswordHashingLimits } from './hashing.js';
+export { appNameWords, checkNewPassword, type PasswordCheck, type PasswordErrorCode, type PasswordPolicyConfig } from './policy.js';
 export { signUpAction, type VerificationSent } from './signup.js';

@@ -60,7 +60,10 @@ describe('the signUp action', () => {
 	it.each([
 		['a malformed email', { email: 'not-an-email', password: 'correct horse battery' }, 'InvalidEmail'],
 		['a short password', { email: 'x@example.com', password: 'short' }, 'PasswordTooShort'],
-		['a 1025-character password', { email: 'x@example.com', password: 'p'.repeat(1025) }, 'PasswordTooLong']
+		['a 1025-character password', { email: 'x@example.com', password: 'p'.repeat(1025) }, 'PasswordTooLong'],
+		// Attacks on the account's strength, NIST SP 800-63B-4 §3.1.1.2 / OWASP ASVS 5.0 V6.2: a blocklisted and a context password.
+		['a blocklisted (common, breached) password', { email: 'x@example.com', password: 'qwertyuiopasdfgh' }, 'PasswordTooCommon'],
+		["a password containing the address's local part", { email: 'margaret@example.com', password: 'Margaret likes long walks' }, 'PasswordHasContext']
 	])('answers %s with 400, its code and message, and keeps the email', async (_, form, code) => {
 		const refused = await signUp(app().auth, form);
 		expect(refused).toMatchObject({ status: 400, data: { code, email: form.email } });

@@ -45,7 +45,7 @@ export async function signUpAction(event: RequestEvent, config: ResolvedConfig):
 	try {
 		const limits = config.rateLimits;
 		if (limits) await countAttempt(limits, [[limits.signUpPerClient, clientAddress(event)]]);
-		const result = await registerWithPassword(adapter as RegisterAdapter, { email: form.get('email'), password: form.get('password') });
+		const result = await registerWithPassword(adapter as RegisterAdapter, { email: form.get('email'), password: form.get('password') }, config, event.url);
 		if (!result.ok) return fail(result.code === 'Unavailable' ? 503 : 400, { email, code: result.code, message: result.message });
 		user = result.user;
 	} catch (err) {
