@@ -8,6 +8,7 @@ export type ErrorType =
 	| 'AdapterError'
 	| 'CallbackRouteError'
 	| 'CredentialsSignin'
+	| 'CrossSiteRequest'
 	| 'EmailSignInError'
 	| 'InvalidCheck'
 	| 'InvalidProvider'
@@ -155,6 +156,15 @@ export class OAuthAccountNotLinked extends AuthError {
  */
 export class UntrustedHost extends AuthError {
 	static override readonly type = 'UntrustedHost';
+}
+
+/**
+ * A state-changing request to an auth page or route that the browser says another site made
+ * (`Sec-Fetch-Site: cross-site` or `same-site`): refused with a 403 before any work, and logged.
+ * @see create-auth docs/api.md#auth-pages-defence-in-depth
+ */
+export class CrossSiteRequest extends AuthError {
+	static override readonly type = 'CrossSiteRequest';
 }
 
 /**

@@ -4,7 +4,10 @@ import type { sequence } from '@sveltejs/kit/hooks';
 import type { Session } from '../../auth/types.js';
 import type { Awaitable } from './adapters/types.js';
 import { resolveConfig, type GetConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
+import { CrossSiteRequest } from './errors.js';
 import { appBase, type AppResolve } from './http/app-paths.js';
+import { authPathOf, withAuthHeaders } from './http/auth-pages.js';
+import { crossSiteRefusal, isCrossSiteWrite } from './http/fetch-metadata.js';
 import { registerRequest, useRequestEvent } from './http/guards.js';
 import type { OAuthProviderButtonStyles, ProviderType } from './providers/types.js';
 import { readSession } from './session/session.js';
@@ -85,6 +88,9 @@ export interface SvelteKitAuthResult {
  *   from the cookie on the first call and memoized for the request (requests that never call
  *   it pay nothing). It also answers OAuth callbacks, `<basePath>/callback/<provider id>`, and
  *   passkey options requests, `GET <basePath>/webauthn-options/<provider id>`.
+ * - On the auth pages and those routes, `handle` refuses a POST another site made
+ *   (`Sec-Fetch-Site`; the OAuth callback excepted) and sets `Cache-Control: no-store`, plus
+ *   anti-framing headers on the sign-in, sign-up and account pages.
  * - `signIn` / `signOut` / `signUp` / `emailLink` / `requestPasswordReset` / `resetPassword` /
  *   `changePassword` / `verifyEmail` are form actions for the `/signin`, `/signout`, `/signup`,
  *   `/signin/email`, `/signin/forgot-password`, `/signin/reset-password`, `/account` and
@@ -106,7 +112,14 @@ export function SvelteKitAuth(
 	useRequestEvent(app.getRequestEvent);
 	let getConfig: GetConfig;
 	if (typeof config === 'function') {
-		getConfig = async (event) => resolveConfig(await config(event), app.resolve);
+		// Once per request: handle, locals.auth() and the actions share it.
+		const perRequest = new WeakMap<RequestEvent, Promise<ResolvedConfig>>();
+		const resolveFor = async (event: RequestEvent) => resolveConfig(await config(event), app.resolve);
+		getConfig = (event) => {
+			let resolved = perRequest.get(event);
+			if (!resolved) perRequest.set(event, (resolved = resolveFor(event)));
+			return resolved;
+		};
 	} else {
 		// SvelteKit imports server modules while building, without the runtime environment.
 		let resolved: ResolvedConfig | undefined = app.building ? undefined : resolveConfig(config, app.resolve);
@@ -119,13 +132,36 @@ export function SvelteKitAuth(
 		return (answer && (await answer())) ?? resolve(event);
 	};
 
-	const handle: Handle = (input) => {
+	/**
+	 * A state-changing request to an auth page or route that another site made: refused before any
+	 * work (403, logged), except at the OAuth callback, which `form_post` providers post cross-site.
+	 */
+	const refuseCrossSite = async (event: RequestEvent): Promise<Response | undefined> => {
+		if (!isCrossSiteWrite(event.request)) return undefined;
+		const resolved = await getConfig(event);
+		const path = authPathOf(event.url, resolved);
+		if (!path || path.callback) return undefined;
+		const site = event.request.headers.get('sec-fetch-site');
+		resolved.logger.error(new CrossSiteRequest(`Refused ${event.request.method} ${event.url.pathname} with Sec-Fetch-Site: ${site}.`));
+		return crossSiteRefusal();
+	};
+
+	/** The response, with the auth-page headers on an auth page or route (none when the config cannot be resolved). */
+	const withHeaders = async (event: RequestEvent, response: Response): Promise<Response> => {
+		const path = await getConfig(event).then((resolved) => authPathOf(event.url, resolved), () => undefined);
+		return path ? withAuthHeaders(response, path) : response;
+	};
+
+	const handle: Handle = async (input) => {
 		const { event, resolve } = input;
 		let session: Promise<Session | null> | undefined;
 		const locals = event.locals as { auth?: () => Promise<Session | null> };
 		locals.auth = () => (session ??= getConfig(event).then((resolved) => readSession(event, resolved)));
 		registerRequest(locals, getConfig);
-		return PROVIDER_ROUTE_PATH.test(event.url.pathname) ? routeOrResolve(input) : resolve(event);
+		const refused = await refuseCrossSite(event);
+		if (refused) return refused;
+		const response = await (PROVIDER_ROUTE_PATH.test(event.url.pathname) ? routeOrResolve(input) : resolve(event));
+		return withHeaders(event, response);
 	};
 
 	const getProviders = async (event: RequestEvent): Promise<AppProvider[]> => {

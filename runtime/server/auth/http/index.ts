@@ -9,12 +9,16 @@
  * - `see-other.ts` — `seeOther`: SvelteKit's 303 allowed to leave the origin (SvelteKit 3).
  * - `app-paths.ts` — `appBase`: SvelteKit's `paths.base` from the app's `resolve`.
  * - `guards.ts` — `requireSession`, `requireUser`, `isNavigation`, `matchesRequestPath`.
+ * - `fetch-metadata.ts` — `isCrossSiteWrite`, `crossSiteRefusal` (Sec-Fetch-Site on auth POSTs).
+ * - `auth-pages.ts` — `authPathOf` (auth pages and routes), `withAuthHeaders` (`no-store`, anti-framing).
  *
  * Runtime modules import the module they need, never this index, so that an app is vendored only
  * the modules it reaches; this index is the folder's table of contents.
  * @see create-auth docs/api.md#guards, #routes-and-form-actions
  */
 export { appBase, type AppResolve } from './app-paths.js';
+export { authPathOf, withAuthHeaders, type AuthPath } from './auth-pages.js';
+export { crossSiteRefusal, isCrossSiteWrite } from './fetch-metadata.js';
 export { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
 export {
 	isNavigation,

@@ -1,0 +1,80 @@
+// Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import { PROVIDER_ROUTES, type ResolvedConfig } from '../config.js';
+import { appBase } from './app-paths.js';
+
+/** The pages the CLI generates at fixed paths (the others are `config.pages`). */
+const FIXED_PAGES = { signUp: '/signup', account: '/account', forgotPassword: '/signin/forgot-password' } as const;
+
+/**
+ * What `handle` knows about a request path that is one of the app's auth pages or the runtime's
+ * own routes (see {@link authPathOf}).
+ */
+export interface AuthPath {
+	/** The sign-in, sign-up or account page: a page a click in a frame could act on (clickjacking). */
+	framed: boolean;
+	/**
+	 * An OAuth callback route, `<base><basePath>/callback/<id>`: a provider posts it from its own
+	 * site with `response_mode=form_post`, so a cross-site POST there is legitimate.
+	 */
+	callback: boolean;
+}
+
+/** `/x/` → `/x`; `/` stays. */
+const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+/**
+ * Whether `url` is an auth page or one of the runtime's routes, with `<base>` (SvelteKit's
+ * `paths.base`) in front: the `config.pages` (sign-in, sign-out, verify-request, email link,
+ * reset password, verify email), `/signup`, `/account`, `/signin/forgot-password`, and
+ * `<basePath>/<route>/…` for each of `PROVIDER_ROUTES`. A trailing slash is ignored; SvelteKit has
+ * already taken a data request's `/__data.json` off `event.url`. Undefined for any other path.
+ * @see create-auth docs/api.md#auth-pages-defence-in-depth
+ */
+export function authPathOf(url: URL, config: ResolvedConfig): AuthPath | undefined {
+	const base = appBase(url, config);
+	const path = withoutTrailingSlash(url.pathname);
+	const routes = `${base}${config.basePath}/`;
+	if (path.startsWith(routes)) {
+		const route = path.slice(routes.length).split('/')[0];
+		if (!(PROVIDER_ROUTES as readonly string[]).includes(route!)) return undefined;
+		return { framed: false, callback: route === 'callback' };
+	}
+	const framed = [config.pages.signIn, FIXED_PAGES.signUp, FIXED_PAGES.account];
+	const pages = [...Object.values(config.pages), ...Object.values(FIXED_PAGES)];
+	const page = pages.find((candidate) => withoutTrailingSlash(`${base}${candidate}`) === path);
+	return page === undefined ? undefined : { framed: framed.includes(page), callback: false };
+}
+
+/** Sets the headers {@link withAuthHeaders} describes; throws a TypeError on immutable headers. */
+function setAuthHeaders(headers: Headers, { framed }: AuthPath): void {
+	headers.set('cache-control', 'no-store');
+	if (!framed) return;
+	const policy = headers.get('content-security-policy');
+	if (policy && /(^|[;,])\s*frame-ancestors\b/i.test(policy)) return;
+	headers.set('content-security-policy', policy ? `${policy}; frame-ancestors 'none'` : "frame-ancestors 'none'");
+	headers.set('x-frame-options', 'DENY');
+}
+
+/**
+ * The response headers of an auth page or route: `Cache-Control: no-store`, so that no browser
+ * or shared cache keeps what it shows (OWASP ASVS 5.0 V14.3), and for a `framed` page
+ * `X-Frame-Options: DENY` plus CSP `frame-ancestors 'none'`, so that no other site can frame it
+ * (clickjacking; ASVS 5.0 V3.4). A `Content-Security-Policy` header SvelteKit set from `kit.csp`
+ * (it sends one on server-rendered pages, a `<meta>` only on prerendered ones, which cannot carry
+ * `frame-ancestors`; auth pages have actions, so are never prerendered) gets the directive
+ * appended; a policy that has `frame-ancestors` already is the app's choice, and framing is
+ * then left to it.
+ * @returns `response` with the headers set, or a copy of it when its headers are immutable
+ *   (a `fetch()` answer, `Response.redirect()`)
+ * @see create-auth docs/api.md#auth-pages-defence-in-depth
+ */
+export function withAuthHeaders(response: Response, path: AuthPath): Response {
+	try {
+		setAuthHeaders(response.headers, path);
+		return response;
+	} catch {
+		const copy = new Response(response.body, response);
+		setAuthHeaders(copy.headers, path);
+		return copy;
+	}
+}
