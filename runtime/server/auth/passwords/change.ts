@@ -8,8 +8,7 @@ import { AdapterError, EmailSignInError, Verification } from '../errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
 import { requireUser } from '../http/guards.js';
 import { linkMail } from '../email/mail.js';
-import { passwordAccount, PASSWORD_PROVIDER } from './accounts.js';
-import { checkNewPassword } from './policy.js';
+import { checkNewPassword, passwordAccount, PASSWORD_PROVIDER } from './accounts.js';
 import { hashPassword, verifyPassword } from './hashing.js';
 import { countAttempt, countPasswordAttempt, forgetPasswordAttempts } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
@@ -73,7 +72,7 @@ export async function requestPasswordResetAction(event: RequestEvent, config: Re
  * The form action of the page a password-reset link opens (`pages.resetPassword`). Opening the
  * link changes nothing (mail scanners burn nothing); this POST of `token`, `email` and the new
  * `password` does:
- * 1. the password is checked ({@link checkNewPassword}: 400 with its code, the link still unused);
+ * 1. the password is checked (8..1024 characters, 400 with its code, the link still unused);
  * 2. the token is used ({@link useVerificationToken}: once, for 1 hour by default); an unknown,
  *    used, expired or other address's link is a 400 `Verification`, nothing changed, and no
  *    password hashed (so posting made-up links cannot fill the hashing queue);
@@ -93,7 +92,7 @@ export async function resetPasswordAction(event: RequestEvent, config: ResolvedC
 	const invalidLink = () =>
 		fail(400, { error: 'Verification', message: 'This reset link is invalid, used or expired. Ask for a new one.', email });
 	if (!token || !isEmail(email)) return invalidLink();
-	const checked = await checkNewPassword(form.get('password'), config, { email, url: event.url });
+	const checked = checkNewPassword(form.get('password'));
 	if (!checked.ok) return fail(400, { error: checked.code, message: checked.message, email });
 	let account: AdapterAccount | null;
 	try {
@@ -116,7 +115,7 @@ export async function resetPasswordAction(event: RequestEvent, config: ResolvedC
 		config.logger.error(err);
 		return invalidLink();
 	}
-	await clearSignInCount(config, email);
+	await clearSignInCount(event, config, email);
 	let user = await need(config, 'getUser')(account.userId);
 	if (!user) return invalidLink();
 	// The link reached the address: it is proven, and what was set up before the proof ends
@@ -134,8 +133,9 @@ export type PasswordChanged = { passwordChanged: true };
  * The account page's change-password action, for the signed-in user ({@link requireUser}: a
  * visitor who is not is sent to sign in). Form fields: `currentPassword` and the new `password`.
  * 1. the user's `credentials` account is found by their email (400 `NoPassword` without one);
- * 2. the attempt is counted against the `signIn.perEmail` limit, since it is a guess at the
- *    password too (429 with `Retry-After`; 503 when the store is down);
+ * 2. the attempt is counted against the `signIn` limits as a password sign-in of the email from
+ *    this client, since it is a guess at the password too ({@link countPasswordAttempt}: 429 with
+ *    `Retry-After`; 503 when the store is down);
  * 3. the new password is checked (400 with its code), the current one verified (400
  *    `WrongPassword`), the new one hashed and stored ({@link replacePasswordHash});
  * 4. every session of the user is ended ({@link endUserSessions}: other devices are signed out
@@ -154,7 +154,7 @@ export async function changePasswordAction(event: RequestEvent, config: Resolved
 	try {
 		const limits = config.rateLimits;
 		if (limits) await countPasswordAttempt(limits, email, clientAddress(event));
-		const checked = await checkNewPassword(form.get('password'), config, { email, url: event.url });
+		const checked = checkNewPassword(form.get('password'));
 		if (!checked.ok) return fail(400, { error: checked.code, message: checked.message });
 		if (!(await verifyPassword(formText(form.get('currentPassword')) ?? '', account.password_hash))) {
 			return fail(400, { error: 'WrongPassword', message: 'Your current password is not right.' });
@@ -165,7 +165,7 @@ export async function changePasswordAction(event: RequestEvent, config: Resolved
 		if (refused) return refused;
 		throw err;
 	}
-	await clearSignInCount(config, email);
+	await clearSignInCount(event, config, email);
 	await endUserSessions(event, config, user.id);
 	await startSession(event, config, user, passwordAccount(user.id));
 	return { passwordChanged: true };
@@ -191,10 +191,10 @@ async function replacePasswordHash(config: ResolvedConfig, account: AdapterAccou
 	}
 }
 
-/** A successful reset or change: the email's failed sign-ins are forgotten (a store failure is only logged). */
-async function clearSignInCount(config: ResolvedConfig, email: string): Promise<void> {
+/** A successful reset or change: the email's failed sign-ins are forgotten ({@link forgetPasswordAttempts}; a store failure is only logged). */
+async function clearSignInCount(event: RequestEvent, config: ResolvedConfig, email: string): Promise<void> {
 	try {
-		await config.rateLimits?.signInPerEmail?.reset(email);
+		if (config.rateLimits) await forgetPasswordAttempts(config.rateLimits, email, clientAddress(event));
 	} catch (err) {
 		config.logger.error(err as Error);
 	}
