@@ -8,7 +8,8 @@ import { AdapterError, EmailSignInError, Verification } from '../errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
 import { requireUser } from '../http/guards.js';
 import { linkMail } from '../email/mail.js';
-import { checkNewPassword, passwordAccount, PASSWORD_PROVIDER } from './accounts.js';
+import { passwordAccount, PASSWORD_PROVIDER } from './accounts.js';
+import { checkNewPassword } from './policy.js';
 import { hashPassword, verifyPassword } from './hashing.js';
 import { countAttempt, countPasswordAttempt, forgetPasswordAttempts } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
@@ -72,7 +73,7 @@ export async function requestPasswordResetAction(event: RequestEvent, config: Re
  * The form action of the page a password-reset link opens (`pages.resetPassword`). Opening the
  * link changes nothing (mail scanners burn nothing); this POST of `token`, `email` and the new
  * `password` does:
- * 1. the password is checked (8..1024 characters, 400 with its code, the link still unused);
+ * 1. the password is checked ({@link checkNewPassword}: 400 with its code, the link still unused);
  * 2. the token is used ({@link useVerificationToken}: once, for 1 hour by default); an unknown,
  *    used, expired or other address's link is a 400 `Verification`, nothing changed, and no
  *    password hashed (so posting made-up links cannot fill the hashing queue);
@@ -92,7 +93,7 @@ export async function resetPasswordAction(event: RequestEvent, config: ResolvedC
 	const invalidLink = () =>
 		fail(400, { error: 'Verification', message: 'This reset link is invalid, used or expired. Ask for a new one.', email });
 	if (!token || !isEmail(email)) return invalidLink();
-	const checked = checkNewPassword(form.get('password'));
+	const checked = await checkNewPassword(form.get('password'), config, { email, url: event.url });
 	if (!checked.ok) return fail(400, { error: checked.code, message: checked.message, email });
 	let account: AdapterAccount | null;
 	try {
@@ -154,7 +155,7 @@ export async function changePasswordAction(event: RequestEvent, config: Resolved
 	try {
 		const limits = config.rateLimits;
 		if (limits) await countPasswordAttempt(limits, email, clientAddress(event));
-		const checked = checkNewPassword(form.get('password'));
+		const checked = await checkNewPassword(form.get('password'), config, { email, url: event.url });
 		if (!checked.ok) return fail(400, { error: checked.code, message: checked.message });
 		if (!(await verifyPassword(formText(form.get('currentPassword')) ?? '', account.password_hash))) {
 			return fail(400, { error: 'WrongPassword', message: 'Your current password is not right.' });
