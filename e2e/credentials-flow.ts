@@ -170,16 +170,24 @@ export function credentialsFlows(app: () => CredentialsApp): void {
 		expect(home.status).toBe(200);
 	});
 
-	it('refuses a sign-up with a short password with a clear message and keeps the email', async () => {
+	it('refuses a sign-up with a short or a blocklisted password with a clear message and keeps the email (NIST SP 800-63B-4 §3.1.1.2)', async () => {
 		const context = await app().browser.newContext({ javaScriptEnabled: false });
 		const page = await context.newPage();
 		await page.goto(`${app().server.url}/signup`);
+		// The page's minimum and hint follow the config's passwords.minLength (15 for a password used alone).
+		expect(await page.getByLabel('Password').getAttribute('minlength')).toBe('15');
+		expect(await page.locator('#password-hint').textContent()).toContain('At least 15 characters');
 		await page.getByLabel('Email').fill('short@example.com');
 		// minlength is a browser hint; without JS validation still happens on the server.
 		await page.getByLabel('Password').evaluate((input) => input.removeAttribute('minlength'));
 		await page.getByLabel('Password').fill('short');
 		await page.getByRole('button', { name: 'Create account' }).click();
 		await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/at least 15/);
+		expect(await page.getByLabel('Email').inputValue()).toBe('short@example.com');
+		// Attack: a 16-character keyboard walk on the blocklist of common and breached passwords (OWASP ASVS 5.0 V6.2).
+		await page.getByLabel('Password').fill('qwertyuiopasdfgh');
+		await page.getByRole('button', { name: 'Create account' }).click();
+		await expect.poll(() => page.getByRole('alert').textContent()).toContain('This password is too common');
 		expect(await page.getByLabel('Email').inputValue()).toBe('short@example.com');
 		await context.close();
 	});

