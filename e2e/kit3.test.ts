@@ -31,6 +31,7 @@ import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { expectJsdocFiles } from './jsdoc-files.js';
 import { passkeyFlows, passkeysOnLocalhost } from './passkey-flow.js';
 import { passwordFlows } from './password-flow.js';
+import { preHijackingFlows } from './pre-hijacking-flow.js';
 
 let toolchain: NodeToolchain;
 let inbox: Inbox;
@@ -116,6 +117,15 @@ for (const { fixture, tsconfig, providers, ext } of [
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
 		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'jwt' }));
 		if (ext === 'ts') passkeyFlows(() => ({ server: server!, browser: browser!, authenticators: async () => sqliteCount(appDir, 'auth_authenticators') }));
+		if (ext === 'ts') preHijackingFlows(() => ({
+				server: server!,
+				browser: browser!,
+				inbox,
+				strategy: 'jwt',
+				passkeys: true,
+				emailLinks: true,
+				authenticators: async () => sqliteCount(appDir, 'auth_authenticators')
+			}));
 
 		if (ext === 'ts') {
 			describe('with passwords.requireEmailVerification turned on in src/auth.ts', () => {

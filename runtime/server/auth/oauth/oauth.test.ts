@@ -403,8 +403,12 @@ describe.each(ADAPTERS)('accounts and database sessions with an adapter ($name)'
 	it('links to the user with the same email with allowDangerousEmailAccountLinking', async () => {
 		const { a } = withDb({ allowDangerousEmailAccountLinking: true });
 		const existing = await adapter.createUser({ id: crypto.randomUUID(), email: 'dev@example.com', emailVerified: null });
+		// Pre-hijacking, the classic-federated merge (USENIX Security 2022): someone registered the address with a password first.
+		await adapter.linkAccount!({ userId: existing.id, type: 'credentials', provider: 'credentials', providerAccountId: 'dev@example.com', password_hash: 'scrypt$their-hash' });
 		const jar = new Jar();
 		expect(await callback(a, jar, (await authorize(a, jar)).callbackUrl)).toBe('/account');
+		// Our adapters list the accounts to remove; an Auth.js one lacks the method, which is logged.
+		if ('listAccountsByUserId' in adapter) expect(await adapter.getAccount!('dev@example.com', 'credentials')).toMatchObject({ password_hash: '' });
 		// The provider vouched for the address: the link proves it.
 		expect(await adapter.getUserByAccount({ provider: 'idp', providerAccountId: 'dev-user-1' })).toMatchObject({ id: existing.id, emailVerified: expect.any(Date) });
 		expect(await session(a, jar)).toMatchObject({ user: { id: existing.id } });
