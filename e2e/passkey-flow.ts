@@ -45,6 +45,29 @@ async function signOut(page: Page, url: string): Promise<void> {
 	await page.waitForURL((target) => target.pathname === '/');
 }
 
+/**
+ * Runs `act` while capturing the passkey sign-in form's POST to `/signin`, as an attacker with
+ * a log, a proxy or a copy of the browser profile would have it: the urlencoded body and the
+ * ceremony cookie the browser sends with it (read from the context: CDP's intercepted request
+ * carries no cookies yet).
+ */
+async function capturingCeremonyPost(page: Page, url: string, act: () => Promise<void>): Promise<{ body: string; cookie: string }> {
+	let captured: { body: string; cookie: string } | undefined;
+	const signInPost = (target: URL) => target.pathname === '/signin';
+	await page.route(signInPost, async (route) => {
+		const request = route.request();
+		if (request.method() === 'POST' && request.postData()?.includes('providerId=passkey')) {
+			const challenge = (await page.context().cookies(url)).find((cookie) => cookie.name.endsWith('auth.webauthn-challenge'));
+			if (challenge) captured = { body: request.postData()!, cookie: `${challenge.name}=${challenge.value}` };
+		}
+		await route.continue();
+	});
+	await act();
+	await expect.poll(() => captured).toBeDefined();
+	await page.unroute(signInPost);
+	return captured!;
+}
+
 /** Signs up at `/signup` with a passkey made by the page's virtual authenticator. */
 async function signUpWithPasskey(page: Page, url: string, email: string): Promise<void> {
 	await open(page, `${url}/signup`);
@@ -80,16 +103,30 @@ export function passkeyFlows(app: () => PasskeyApp): void {
 		counters.push((await device.credentials())[0]!.signCount);
 		await signOut(page, url);
 
-		// The button: the autofill waits (no presence), the click's own prompt is answered.
+		// The button: the autofill waits (no presence), the click's own prompt is answered. Its
+		// POST is captured on the way (body and challenge cookie), as a log or a proxy would.
 		const presence = (enabled: boolean) => device.cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId: device.authenticatorId, enabled });
 		await presence(false);
 		await open(page, `${url}/signin?callbackUrl=/account`);
 		await presence(true);
-		await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+		const captured = await capturingCeremonyPost(page, url, () => page.getByRole('button', { name: 'Sign in with a passkey' }).click());
 		await page.waitForURL((target) => target.pathname === '/account');
 		counters.push((await device.credentials())[0]!.signCount);
 		expect(counters[1]).toBeGreaterThan(counters[0]!);
 		expect(counters[2]).toBeGreaterThan(counters[1]!);
+
+		// W3C WebAuthn Level 3 §13.4.3, OWASP ASVS 5.0 V6.7.2: the captured sign-in posted again
+		// over plain HTTP within the 5 minutes, after the browser used it, signs no one in.
+		const replay = await fetch(`${url}/signin?callbackUrl=/account`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', origin: url, cookie: captured.cookie },
+			body: captured.body
+		});
+		expect(replay.status).toBe(303);
+		expect(new URL(replay.headers.get('location')!, url).searchParams.get('error')).toBe('WebAuthnVerificationError');
+		expect(replay.headers.getSetCookie().filter((cookie) => /session-token[^=]*=[^;]/.test(cookie))).toEqual([]);
+		await expect.poll(() => server.output()).toMatch(/passkey challenge was used already/);
 
 		await signOut(page, url);
 		expect(await signedInAs(page, url, email)).toBe(false);

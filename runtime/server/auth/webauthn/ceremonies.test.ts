@@ -9,6 +9,7 @@ import type { SvelteKitAuthConfig } from '../config.js';
 import { MissingAdapter, WebAuthnVerificationError } from '../errors.js';
 import { SvelteKitAuth } from '../kit.js';
 import Passkey from '../providers/passkey.js';
+import { MAX_OPEN_CHALLENGES_PER_CLIENT } from './challenges.js';
 import { memoryRateLimitStore } from '../limits/rate-limit.js';
 
 const secret = 's'.repeat(32);
@@ -338,11 +339,11 @@ describe('single-use challenges (W3C WebAuthn §13.4.3, OWASP ASVS 5.0 V6.7.2)',
 		vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z'), toFake: ['Date'] });
 		const { auth, adapter } = app();
 		const create = vi.spyOn(adapter, 'createVerificationToken');
-		for (let i = 0; i < 30; i++) expect((await optionsOf(auth, new Jar(), {}, '203.0.113.9')).status).toBe(200);
+		for (let i = 0; i < MAX_OPEN_CHALLENGES_PER_CLIENT; i++) expect((await optionsOf(auth, new Jar(), {}, '203.0.113.9')).status).toBe(200);
 		const refused = await optionsOf(auth, new Jar(), {}, '203.0.113.9');
 		expect(refused).toMatchObject({ status: 429, body: { error: 'RateLimited' } });
 		expect(refused.headers.get('retry-after')).toBe('300');
-		expect(create).toHaveBeenCalledTimes(30);
+		expect(create).toHaveBeenCalledTimes(MAX_OPEN_CHALLENGES_PER_CLIENT);
 		expect((await optionsOf(auth, new Jar(), {}, '198.51.100.7')).status).toBe(200);
 		vi.setSystemTime(new Date('2026-03-01T10:05:01Z'));
 		expect((await optionsOf(auth, new Jar(), {}, '203.0.113.9')).status).toBe(200);

@@ -4,7 +4,7 @@ import type { ResolvedConfig } from '../config.js';
 import { need } from '../adapters/methods.js';
 
 /** Unanswered challenges one client address may hold at once in one process (the options route answers 429 beyond). */
-export const MAX_OPEN_CHALLENGES_PER_CLIENT = 30;
+export const MAX_OPEN_CHALLENGES_PER_CLIENT = 200;
 
 /** Expired rows one issue deletes at most: more than it adds, so a backlog drains, and a bounded wait. */
 const SWEEP_BATCH = 16;

@@ -10,7 +10,7 @@
  *   verification, signature, counter; then signs in or creates the account).
  * - `challenges.ts` — `issueChallenge` / `useChallenge`: each challenge stored server-side (its
  *   SHA-256, as a verification token) and used once, so a response replayed with its cookie is
- *   refused (W3C WebAuthn Level 3 §13.4.3); at most 30 unanswered per client address, their rows
+ *   refused (W3C WebAuthn Level 3 §13.4.3); at most 200 unanswered per client address, their rows
  *   deleted once expired.
  *
  * Runtime modules import the module they need, never this index, so that an app is vendored only
