@@ -10,6 +10,9 @@
  * - `verification.ts` — confirming a password account's address
  *   (`passwords.requireEmailVerification`): `sendEmailVerification`, `requireVerifiedEmail`,
  *   the `verifyEmail` action.
+ * - `proof.ts` — an address proven (a link, a reset, a confirmation, a vouching OAuth provider):
+ *   `proveAddress` ends what was set up before on an account that had never proven it
+ *   (pre-hijacked accounts), `afterProof`, and the account page's `addressProvenNotice`.
  *
  * Sign-in by emailed link is a flow: `signin/email.ts`.
  * Runtime modules import the module they need, never this index, so that an app is vendored only
@@ -20,6 +23,16 @@ export { isEmail, normalizeEmail } from './address.js';
 export { linkMail, logMailer, type Mailer, type MailMessage } from './mail.js';
 export { DEFAULT_SENDER, smtpMailer, type SmtpMailerOptions } from './smtp.js';
 export { emailedLinkUrl, hashToken, issueVerificationToken, useVerificationToken } from './verification-tokens.js';
+export {
+	addressProvenNotice,
+	afterProof,
+	nothingRemoved,
+	proofNoticeText,
+	proveAddress,
+	takeProofNotice,
+	type ProofRemovals,
+	type ProvenAddress
+} from './proof.js';
 export {
 	requireEmailVerificationAdapter,
 	requireVerifiedEmail,
