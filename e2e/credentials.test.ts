@@ -5,10 +5,13 @@
  * through the dev IdP's login page (./idp-flow.ts). A second copy served under `paths.base`
  * `/base`, sharing the first install, passes svelte-check, builds, and its guard and sign-in
  * page stay under the base (the SvelteKit 3 app at /base goes through Chromium in kit3.test.ts).
+ * The first app also goes through the defence flows (./defence-flow.ts): Fetch Metadata and the
+ * auth pages' headers over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBasePath } from './base-path-flow.js';
 import { credentialsFlows, navigate } from './credentials-flow.js';
+import { defenceFlows } from './defence-flow.js';
 import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
@@ -57,6 +60,8 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 	}));
 
 	idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
+
+	defenceFlows(() => ({ server: server!, browser: browser! }));
 });
 
 describe('the same app served under paths.base /base', () => {

@@ -3,7 +3,8 @@
  * `create-auth --yes`, then the same flows as the SvelteKit 2 app (./credentials-flow.ts). Both
  * apps get every provider (svelte-check sees them all, in TypeScript and in JavaScript with
  * JSDoc types; the OAuth ones' .env keys stay empty), the idp flows against the dev IdP
- * (./idp-flow.ts) and the email-link flows against a local SMTP server (./email-flow.ts). The
+ * (./idp-flow.ts), the email-link flows against a local SMTP server (./email-flow.ts) and the
+ * defence flows over HTTP (./defence-flow.ts: cross-site POSTs refused, auth-page headers). The
  * TypeScript app also goes through the passkey flows (./passkey-flow.ts), its passkeys' relying
  * party set to localhost in its src/auth.ts, since its AUTH_URL is 127.0.0.1 for the dev IdP.
  * The TypeScript app's install is the CLI's own; the JSDoc app ends up with the
@@ -20,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInbox, type Inbox } from '../runtime/test/smtp.js';
 import { basePathFlows, useBasePath } from './base-path-flow.js';
 import { credentialsFlows, signUpAt } from './credentials-flow.js';
+import { defenceFlows } from './defence-flow.js';
 import { emailFlows, useInbox } from './email-flow.js';
 import { emailVerificationFlows, requireEmailVerification } from './email-verification-flow.js';
 import { guardsFlows, prepareGuards } from './guards-flow.js';
@@ -116,6 +118,7 @@ for (const { fixture, tsconfig, providers, ext } of [
 		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
 		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'jwt' }));
+		defenceFlows(() => ({ server: server!, browser: browser! }));
 		if (ext === 'ts') passkeyFlows(() => ({ server: server!, browser: browser!, authenticators: async () => sqliteCount(appDir, 'auth_authenticators') }));
 		if (ext === 'ts') preHijackingFlows(() => ({
 				server: server!,
