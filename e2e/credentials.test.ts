@@ -15,6 +15,7 @@ import { defenceFlows } from './defence-flow.js';
 import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
+import { lockoutFlows } from './lockout-flow.js';
 
 const PROVIDERS = ['--providers', 'credentials,idp'];
 const apps: string[] = [];
@@ -60,6 +61,8 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 	}));
 
 	idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
+
+	lockoutFlows(() => ({ server: server! }));
 
 	defenceFlows(() => ({ server: server!, browser: browser! }));
 });
