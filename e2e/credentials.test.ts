@@ -5,13 +5,14 @@
  * through the dev IdP's login page (./idp-flow.ts). A second copy served under `paths.base`
  * `/base`, sharing the first install, passes svelte-check, builds, and its guard and sign-in
  * page stay under the base (the SvelteKit 3 app at /base goes through Chromium in kit3.test.ts).
- * The first app also goes through the defence flows (./defence-flow.ts): Fetch Metadata and the
- * auth pages' headers over HTTP.
+ * The first app is built with a strict `kit.csp` (./defence-flow.ts): every flow runs under it,
+ * and the defence flows check Fetch Metadata, the auth pages' headers and that no CSP violation
+ * is reported through sign-up, sign-in and sign-out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBasePath } from './base-path-flow.js';
 import { credentialsFlows, navigate } from './credentials-flow.js';
-import { defenceFlows } from './defence-flow.js';
+import { defenceFlows, useStrictCsp } from './defence-flow.js';
 import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
@@ -37,6 +38,7 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 		cli = await runCli(appDir, ['--yes', ...PROVIDERS]);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		idp = await startIdpFor(appDir);
+		await useStrictCsp(appDir);
 		await build(appDir);
 		server = await start(appDir, { mode: 'preview', port: idp.port });
 		browser = await launchBrowser();
@@ -64,7 +66,7 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 
 	lockoutFlows(() => ({ server: server! }));
 
-	defenceFlows(() => ({ server: server!, browser: browser! }));
+	defenceFlows(() => ({ server: server!, browser: browser! }), { csp: true });
 });
 
 describe('the same app served under paths.base /base', () => {

@@ -76,6 +76,11 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 		apps: /^\S+ (?!\S*social)\S+ /,
 		why: 'oauth-1.0a is a dependency of the social provider only (OAuth 1.0a signs its requests; nothing else reaches that code, and the runtime an app gets is what its imports reach), so apps without social no longer install it'
 	},
+	{
+		file: /^src\/routes\/signin\/\+page\.svelte$/,
+		apps: /./,
+		why: "issue 28, pages under a strict kit.csp: an OAuth provider's button gets its brand colours through CSSOM (use:brand) once the page runs, not from a style attribute in the server's HTML, which a CSP without 'unsafe-inline' styles refuses"
+	},
 	...['package.json', /^src\/auth\.(ts|js)$/, /^src\/routes\/signup\/\+page\.(server\.(ts|js)|svelte)$/, /^src\/routes\/signin\/reset-password\/\+page\.(server\.(ts|js)|svelte)$/, /^src\/routes\/account\/\+page\.(server\.(ts|js)|svelte)$/].map((file) => ({
 		file,
 		apps: /^\S+ \S*credentials\S* /,
