@@ -212,7 +212,8 @@ export interface SvelteKitAuthConfig {
 	redirectProxyUrl?: string;
 	/**
 	 * Limits on credentials sign-in and sign-up attempts (see `DEFAULT_RATE_LIMITS` in
-	 * `limits/rate-limit.ts`: 10 failed sign-ins per email and 50 per client address in 15 minutes, 10
+	 * `limits/rate-limit.ts`: 10 failed sign-ins per email from one client address and 50 per
+	 * client address in 15 minutes, 100 consecutive per email from all clients in 24 hours, 10
 	 * sign-ups per client address in an hour), counted in this process's memory unless a
 	 * `store` is given (`redisRateLimitStore` for several servers). `false` turns them off.
 	 */
