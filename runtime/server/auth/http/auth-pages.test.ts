@@ -109,4 +109,12 @@ describe('authPathOf', () => {
 		expect(of('/auth/other/x')).toBeUndefined();
 		expect(of('/auth')).toBeUndefined();
 	});
+
+	it('still finds the pages when basePath is / (the routes then sit at the root)', () => {
+		const atRoot = resolveConfig(config({ basePath: '/' }));
+		const at = (path: string) => authPathOf(new URL(`https://app.example${path}`), atRoot);
+		expect(at('/signin')).toEqual({ framed: true, callback: false });
+		expect(at('/callback/github')).toEqual({ framed: false, callback: true });
+		expect(at('/about')).toBeUndefined();
+	});
 });

@@ -34,11 +34,8 @@ export function authPathOf(url: URL, config: ResolvedConfig): AuthPath | undefin
 	const base = appBase(url, config);
 	const path = withoutTrailingSlash(url.pathname);
 	const routes = `${base}${config.basePath}/`;
-	if (path.startsWith(routes)) {
-		const route = path.slice(routes.length).split('/')[0];
-		if (!(PROVIDER_ROUTES as readonly string[]).includes(route!)) return undefined;
-		return { framed: false, callback: route === 'callback' };
-	}
+	const route = path.startsWith(routes) ? path.slice(routes.length).split('/')[0]! : undefined;
+	if (route !== undefined && (PROVIDER_ROUTES as readonly string[]).includes(route)) return { framed: false, callback: route === 'callback' };
 	const framed = [config.pages.signIn, FIXED_PAGES.signUp, FIXED_PAGES.account];
 	const pages = [...Object.values(config.pages), ...Object.values(FIXED_PAGES)];
 	const page = pages.find((candidate) => withoutTrailingSlash(`${base}${candidate}`) === path);
