@@ -278,6 +278,17 @@ describe('single-use challenges (W3C WebAuthn §13.4.3, OWASP ASVS 5.0 V6.7.2)',
 		expect(getAuthenticator).not.toHaveBeenCalled();
 	});
 
+	it('signs in exactly one of two copies of an assertion posted at the same time (a replay racing the real post)', async () => {
+		const { auth } = app();
+		const device = new SoftAuthenticator(ORIGIN, { counter: false });
+		await signUp(auth, device, 'ada@example.com');
+		const jar = new Jar();
+		const { body } = await optionsOf(auth, jar);
+		const response = device.authenticate(body);
+		const outcomes = await Promise.all([post(auth, capturedCookie(jar), 'authenticate', response), post(auth, capturedCookie(jar), 'authenticate', response)]);
+		expect(outcomes).toEqual(expect.arrayContaining([{ redirect: '/' }, { redirect: '/signin?error=WebAuthnVerificationError' }]));
+	});
+
 	it('refuses a registration replayed with its challenge cookie: a new account’s and a signed-in user’s', async () => {
 		const { auth, adapter } = app();
 		const jar = new Jar();
