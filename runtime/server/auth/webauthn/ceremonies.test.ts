@@ -346,6 +346,21 @@ describe('single-use challenges (W3C WebAuthn §13.4.3, OWASP ASVS 5.0 V6.7.2)',
 		for (const [{ identifier, token }] of create.mock.calls.slice(0, 3)) expect(await adapter.useVerificationToken!({ identifier, token })).toBeNull();
 	});
 
+	it('answers options with 503 and sets no cookie when the challenge cannot be stored; a response whose challenge cannot be checked signs no one in', async () => {
+		const adapter = MemoryAdapter();
+		const { auth } = app({}, adapter);
+		const device = new SoftAuthenticator(ORIGIN, { counter: false });
+		await signUp(auth, device, 'ada@example.com');
+		vi.spyOn(adapter, 'createVerificationToken').mockRejectedValueOnce(new Error('connect ECONNREFUSED'));
+		const jar = new Jar();
+		expect(await optionsOf(auth, jar)).toMatchObject({ status: 503, body: { error: 'AdapterError' } });
+		expect(jar.values.size).toBe(0);
+		const { body } = await optionsOf(auth, jar);
+		vi.spyOn(adapter, 'useVerificationToken').mockRejectedValueOnce(new Error('connect ECONNREFUSED'));
+		expect(await post(auth, jar, 'authenticate', device.authenticate(body))).toEqual({ redirect: '/signin?error=AdapterError' });
+		expect(signedIn(jar)).toBe(false);
+	});
+
 	it('caps the challenges one client address holds at once, so the unauthenticated options route cannot fill the table', async () => {
 		vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z'), toFake: ['Date'] });
 		const { auth, adapter } = app();

@@ -113,7 +113,7 @@ function relyingParty(url: URL, config: ResolvedConfig, provider: WebAuthnConfig
 const toBase64 = (base64url: string) => Buffer.from(base64url, 'base64url').toString('base64');
 const toBase64Url = (base64: string) => Buffer.from(base64, 'base64').toString('base64url');
 
-/** What a registration's options request is refused with: the page shows `message`. */
+/** What an options request is refused with: the page shows `message`. */
 type OptionsRefusal = { error: 'InvalidEmail' | 'EmailInUse' | 'SignedOut' | 'RateLimited'; message: string };
 
 /** Options are one-time values: never cached. */
@@ -133,6 +133,9 @@ const refusal = (status: number, body: OptionsRefusal) => json(body, { status, h
  *   `{ error: 'InvalidEmail', message }` for a malformed address, 409 `{ error: 'EmailInUse',
  *   message }` when it has an account already (signing in, then adding a passkey, is the way),
  *   401 `{ error: 'SignedOut', message }` when the signed-in user is gone from the adapter.
+ * - either: 429 `{ error: 'RateLimited', message }` (`Retry-After: 300`) while the client address
+ *   holds too many unanswered challenges (`challenges.ts`); the challenge is stored server-side
+ *   before it is answered.
  * @throws {AdapterError} the adapter failed; {@link UntrustedHost} no origin to take the relying
  *   party from; {@link MissingAdapter} (see {@link webauthnOptionsRoute}, which answers them).
  */
@@ -213,7 +216,8 @@ async function verified<T extends { verified: boolean }>(provider: string, what:
 /**
  * A passkey sign-in POST (the `signIn` action with `providerId` of a webauthn provider): the
  * form's `action` (`authenticate` or `register`) and `response` (the browser's credential, JSON)
- * are checked against the ceremony cookie (see {@link webauthnOptions}) with
+ * are checked against the ceremony cookie (see {@link webauthnOptions}), whose challenge must
+ * be unused server-side (used here, once: W3C WebAuthn Level 3 §13.4.3), with
  * `@simplewebauthn/server`: challenge, origin, relying party id, user presence and verification,
  * signature, and on `authenticate` a counter that must go up (a cloned authenticator).
  * - `authenticate`: the passkey is looked up (`getAuthenticator`), its counter stored
