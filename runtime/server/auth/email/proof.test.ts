@@ -20,7 +20,8 @@ import { userForAccount } from '../oauth/accounts.js';
 import { OAuthAccountNotLinked } from '../errors.js';
 import { resolveConfig } from '../config.js';
 import { storedSessionKey } from '../session/stored-key.js';
-import { proofNoticeText, takeProofNotice } from './proof.js';
+import GitHub from '../providers/github.js';
+import { addressProvenNotice, proofNoticeText, takeProofNotice } from './proof.js';
 
 vi.setConfig({ testTimeout: 30_000 });
 const secret = 's'.repeat(32);
@@ -34,12 +35,13 @@ const ATTACKER_PASSWORD = 'attacker chose this long passphrase';
 function app(strategy: 'jwt' | 'database', adapter: Adapter = MemoryAdapter()) {
 	const credentials = Credentials({ credentials: { email: {}, password: {} }, authorize: (fields) => authorizeWithPassword(adapter as never, fields) });
 	const email = Email({ server: inbox().url, from: 'Example <no-reply@example.com>' });
+	const github = GitHub({ clientId: 'id', clientSecret: 'secret' });
 	const config: SvelteKitAuthConfig = {
 		secret,
 		logger,
 		adapter,
 		trustHost: true,
-		providers: [credentials, email],
+		providers: [credentials, email, github],
 		session: { strategy },
 		rateLimit: { store: memoryRateLimitStore() }
 	};
@@ -139,11 +141,13 @@ describe.each(['database', 'jwt'] as const)('pre-hijacked accounts, %s sessions'
 		expect(await adapter.getUserByAccount({ provider: 'github', providerAccountId: 'attacker-on-github' })).toBeNull();
 		expect(await adapter.getUserByAccount({ provider: 'passkey', providerAccountId: trojan.credentialID })).toBeNull();
 		expect((await adapter.listAccountsByUserId(user.id)).map((account) => account.provider).sort()).toEqual(['credentials', 'email']);
-		expect(takeProofNotice(requestEvent('http://localhost/account', victim), resolveConfig({ providers: [], secret }))).toEqual({
-			password: true,
-			passkeys: 1,
-			providers: ['github']
-		});
+		// The account page's load: the sentence, providers by name, once.
+		const page = requestEvent('http://localhost/account', victim);
+		await auth.handle({ event: page, resolve: async () => new Response('ok') });
+		expect(await addressProvenNotice(page)).toBe(
+			'Your email address is confirmed. A password, a passkey and sign-in with GitHub had been set up on this account before it was, possibly by someone else, and were removed; every other session was signed out. To sign in with a password, choose a new one with “Forgot password”.'
+		);
+		expect(await addressProvenNotice(page)).toBeNull();
 		expect(proofNoticeText({ password: true, passkeys: 2, providers: ['github', 'google'] })).toMatch(
 			/^Your email address is confirmed\. A password, 2 passkeys and sign-in with github and google had been set up .* and were removed;/
 		);

@@ -147,7 +147,7 @@ export function takeProofNotice(context: SessionContext, config: ResolvedConfig)
 /** A list in words: `a`, `a and b`, `a, b and c`. */
 const inWords = (items: string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
-/** The sentence the account page shows after a proof removed something (English). */
+/** The sentence the account page shows after a proof removed something (English); `providers` as they should read (names). */
 export function proofNoticeText(removed: ProofRemovals): string {
 	const parts = [
 		...(removed.password ? ['a password'] : []),
@@ -162,13 +162,18 @@ const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 
 /**
  * For the account page's `load`: the sentence saying what the last sign-in that proved this
- * browser's address removed ({@link proofNoticeText}), once; null when it removed nothing.
+ * browser's address removed ({@link proofNoticeText}, providers by their names), once; null when
+ * it removed nothing.
  * @throws {Error} the request did not pass through the auth handle (`hooks.server.ts`).
  * @see create-auth docs/api.md#pre-hijacked-accounts
  */
 export async function addressProvenNotice(event: RequestEvent): Promise<string | null> {
-	const removed = takeProofNotice(event, await requestConfig(event));
-	return removed ? proofNoticeText(removed) : null;
+	const config = await requestConfig(event);
+	const removed = takeProofNotice(event, config);
+	if (!removed) return null;
+	// Providers by the name their buttons show (GitHub), where the config still has them.
+	const named = removed.providers.map((id) => config.providers.find((provider) => provider.id === id)?.name ?? id);
+	return proofNoticeText({ ...removed, providers: named });
 }
 
 /**
