@@ -196,6 +196,17 @@ describe('OAuth sign-ins and pre-hijacked accounts', () => {
 		expect(await adapter.getSessionAndUser(storedSessionKey(attacker.values.get('auth.session-token')!))).toBeNull();
 	});
 
+	it('an owner’s own OAuth link, made while signed in, marks the address proven at its next vouched sign-in and removes nothing', async () => {
+		const { adapter } = app('database');
+		const config = resolveConfig({ providers: [], adapter, secret, logger, session: { strategy: 'database' } });
+		const owner = await adapter.createUser({ id: 'owner', email: VICTIM, emailVerified: null, name: null, image: null });
+		await adapter.linkAccount({ userId: owner.id, type: 'credentials', provider: 'credentials', providerAccountId: VICTIM, password_hash: 'scrypt$owner' });
+		await userForAccount(context(), config, profileUser, account, { currentUserId: owner.id, emailVerified: true });
+		await userForAccount(context(), config, profileUser, account, { emailVerified: true });
+		expect((await adapter.getUser(owner.id))?.emailVerified).toBeInstanceOf(Date);
+		expect(await adapter.getAccount(VICTIM, 'credentials')).toMatchObject({ password_hash: 'scrypt$owner' });
+	});
+
 	it('a provider that vouches for the address makes a user whose address is proven; one that does not, an unproven one', async () => {
 		const { adapter } = app('database');
 		const config = resolveConfig({ providers: [], adapter, secret, logger });

@@ -11,8 +11,9 @@ import { toUser, type SessionContext } from '../session/session.js';
  * Finds or creates the user an OAuth account signs in as. Without an adapter the profile's user
  * is used as is (its id is the provider's). With one:
  * 1. the account is already linked → its user; when the provider vouches for the address
- *    (`emailVerified`) and it is the user's, never proven before, this proves it
- *    ({@link proveAddress});
+ *    (`emailVerified`) and it is the user's, never proven before, it is marked proven. Nothing is
+ *    removed: an account linked to an identity vouched for this address was linked by someone
+ *    signed in to the account who held that identity, its owner;
  * 2. someone is signed in (`currentUserId`) → the account is linked to them;
  * 3. a user has the profile's email → linked only if the provider sets
  *    `allowDangerousEmailAccountLinking` AND vouches for the address, else
@@ -40,8 +41,8 @@ export async function userForAccount(
 	const { provider, providerAccountId } = account;
 	const linked = await need(config, 'getUserByAccount')({ provider, providerAccountId });
 	if (linked) {
-		const vouched = options.emailVerified && linked.email !== null && linked.email === profileUser.email?.toLowerCase();
-		return toUser(vouched ? (await proveAddress(context, config, linked, account)).user : linked);
+		const vouched = options.emailVerified && !linked.emailVerified && linked.email !== null && linked.email === profileUser.email?.toLowerCase();
+		return toUser(vouched ? await need(config, 'updateUser')({ id: linked.id, emailVerified: new Date() }) : linked);
 	}
 
 	const link = async (userId: string) => {
