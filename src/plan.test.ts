@@ -509,7 +509,7 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 			expect(contentOf(plan, 'src/authorization.js')).toContain(" * @type {string[]}\n */\nconst protectedPrefixes = ['/account'];");
 			expect(contentOf(plan, 'src/routes/+layout.server.js')).toContain("/** @type {import('./$types').LayoutServerLoad} */\nexport const load = async (event) => {");
 			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain(
-				"/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ user: await requireUser(event) });"
+				"/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ user: await requireUser(event), notice: await addressProvenNotice(event), passwordMinLength });"
 			);
 			expect(contentOf(plan, 'src/routes/signin/+page.server.js')).toContain("/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ providers: await getProviders(event) });");
 			expect(contentOf(plan, 'src/routes/signup/+page.server.js')).toContain("/** @satisfies {import('./$types').Actions} */\nexport const actions = { default: signUp };");

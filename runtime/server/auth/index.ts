@@ -15,6 +15,7 @@ export type { AppResolve } from './http/app-paths.js';
 export { PROVIDER_ROUTES } from './config.js';
 export type {
 	Account,
+	BreachCheck,
 	Callbacks,
 	CommonProviderOptions,
 	JWT,
