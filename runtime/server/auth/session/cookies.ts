@@ -78,6 +78,24 @@ export function getChunkedCookie(cookies: Cookies, name: string): string | undef
 }
 
 /**
+ * Reads a chunked cookie {@link authCookie} renamed: the value under `name`, else the one under its
+ * {@link previousCookieName}, which is then set again under `name` with `options` (`maxAge`
+ * included), so the browser holds it under the new name from this response on. A cookie under
+ * the previous name is deleted (with its chunks) whenever it is seen, so none outlives the first
+ * request that reads or ends the session.
+ */
+export function getRenamedChunkedCookie(cookies: Cookies, name: string, options: CookieOptions): string | undefined {
+	const value = getChunkedCookie(cookies, name);
+	const previous = previousCookieName(name);
+	const old = previous === undefined ? undefined : getChunkedCookie(cookies, previous);
+	if (old === undefined) return value;
+	deleteChunkedCookie(cookies, previous!, { ...options, maxAge: undefined });
+	if (value !== undefined) return value;
+	setChunkedCookie(cookies, name, old, options);
+	return old;
+}
+
+/**
  * Sets `value` as one cookie when it fits, else as chunks `name.0`, `name.1`, … each small
  * enough to be kept. Whatever a bigger earlier value left (the plain cookie, or chunks past
  * the new count) is deleted.
@@ -102,22 +120,4 @@ export function deleteChunkedCookie(cookies: Cookies, name: string, options: Coo
 	if (read(cookies, name) !== undefined) cookies.delete(name, options);
 	const count = chunks(cookies, name).length;
 	for (let i = 0; i < count; i++) cookies.delete(`${name}.${i}`, options);
-}
-
-/**
- * Reads a chunked cookie {@link authCookie} renamed: the value under `name`, else the one under its
- * {@link previousCookieName}, which is then set again under `name` with `options` (`maxAge`
- * included), so the browser holds it under the new name from this response on. A cookie under
- * the previous name is deleted (with its chunks) whenever it is seen, so none outlives the first
- * request that reads or ends the session.
- */
-export function getRenamedChunkedCookie(cookies: Cookies, name: string, options: CookieOptions): string | undefined {
-	const value = getChunkedCookie(cookies, name);
-	const previous = previousCookieName(name);
-	const old = previous === undefined ? undefined : getChunkedCookie(cookies, previous);
-	if (old === undefined) return value;
-	deleteChunkedCookie(cookies, previous!, { ...options, maxAge: undefined });
-	if (value !== undefined) return value;
-	setChunkedCookie(cookies, name, old, options);
-	return old;
 }
