@@ -44,11 +44,12 @@ const NOTICE_MAX_AGE = 10 * 60;
  * had never been proven (`emailVerified` null), whatever was set up on the account before could
  * be someone else's, who registered the address first: account pre-hijacking (Sudhodanan &
  * Paverd, "Pre-hijacked accounts", USENIX Security 2022). So, before `emailVerified` is set:
- * - the password is removed ({@link REMOVED_PASSWORD}), unless `keep` is the password account
- *   (a reset, whose new password the owner just chose);
- * - every OAuth / OIDC link and passkey account other than `keep` is unlinked, and the passkeys
- *   deleted (`listAccountsByUserId`, `deleteAuthenticator`; an adapter without them leaves
- *   them, logged as {@link MissingAdapter});
+ * - the password (the account holding a `password_hash`) is removed ({@link REMOVED_PASSWORD}),
+ *   unless `keep` is that account (a reset, whose new password the owner just chose);
+ * - every other account but `keep` is unlinked (OAuth and OIDC links, passkeys' accounts), and
+ *   the passkeys deleted (`listAccountsByUserId`, `deleteAuthenticator`; an adapter without them
+ *   leaves them, logged as {@link MissingAdapter}). An account of an email sign-in cannot be
+ *   there: that sign-in would have proven the address;
  * - every session of the user ends ({@link endUserSessions}; JWT sessions issued before carry
  *   `email_verified: false` and end at their next check, see docs/api.md#pre-hijacked-accounts).
  * A user whose address was proven before is returned as is, nothing removed.
@@ -68,20 +69,25 @@ export async function proveAddress(
 	const kept = (account: ProviderAccount) => account.provider === keep.provider && account.providerAccountId === keep.providerAccountId;
 
 	const accounts = await accountsOf(config, user);
+	const passkeys = await passkeysOf(config, user.id);
+	const passkeyAccounts = new Set(passkeys);
 	const unlink = need(config, 'unlinkAccount');
 	for (const account of accounts) {
-		if (kept(account) || account.type === 'email') continue;
-		if (account.type === 'credentials') {
+		if (kept(account)) continue;
+		if (typeof account.password_hash === 'string') {
+			// The password account stays, emptied, for the owner's next "Forgot password".
 			if (account.password_hash === REMOVED_PASSWORD) continue;
 			await unlink(account);
 			await need(config, 'linkAccount')({ ...account, password_hash: REMOVED_PASSWORD });
 			removed.password = true;
-		} else {
-			await unlink(account);
-			if (account.type !== 'webauthn' && !removed.providers.includes(account.provider)) removed.providers.push(account.provider);
+			continue;
 		}
+		await unlink(account);
+		// A passkey's account is named by its credential id; passkeys are counted apart.
+		const passkey = passkeyAccounts.has(account.providerAccountId);
+		if (!passkey && !removed.providers.includes(account.provider)) removed.providers.push(account.provider);
 	}
-	removed.passkeys = await deletePasskeys(config, user.id);
+	removed.passkeys = await deletePasskeys(config, user.id, passkeys);
 	await endUserSessions(context, config, user.id);
 	const proven = await need(config, 'updateUser')({ id: user.id, emailVerified: new Date() });
 	if (afterProof(context, config, removed, undefined)) setNotice(context, config, removed);
@@ -89,33 +95,34 @@ export async function proveAddress(
 }
 
 /**
- * The user's accounts: all of them through `listAccountsByUserId`; without it (an Auth.js
- * adapter) only the password account, found by the address through `getAccount` where the
- * adapter has it, and the rest is logged.
+ * The user's accounts, through `listAccountsByUserId`. An adapter without it (an Auth.js one)
+ * cannot say which accounts a user has: none is removed, and that is logged.
  */
 async function accountsOf(config: ResolvedConfig, user: AdapterUser): Promise<AdapterAccount[]> {
 	const list = adapterMethod(config.adapter, 'listAccountsByUserId');
 	if (list) return list(user.id);
 	config.logger.error(
-		new MissingAdapter(`The adapter has no listAccountsByUserId() method: the OAuth links of user ${user.id} made before the address was proven stay.`)
+		new MissingAdapter(`The adapter has no listAccountsByUserId() method: the password and OAuth links of user ${user.id} set up before the address was proven stay.`)
 	);
-	const getAccount = adapterMethod(config.adapter, 'getAccount');
-	const password = user.email && getAccount ? await getAccount(user.email, 'credentials') : null;
-	return password ? [password] : [];
+	return [];
 }
 
-/** Deletes every passkey of the user; returns how many there were. */
-async function deletePasskeys(config: ResolvedConfig, userId: string): Promise<number> {
+/** The credential ids of the user's passkeys (none when the adapter cannot list them). */
+async function passkeysOf(config: ResolvedConfig, userId: string): Promise<string[]> {
 	const list = adapterMethod(config.adapter, 'listAuthenticatorsByUserId');
-	const passkeys = list ? await list(userId) : [];
-	if (passkeys.length === 0) return 0;
+	return list ? (await list(userId)).map(({ credentialID }) => credentialID) : [];
+}
+
+/** Deletes the user's passkeys; returns how many it deleted. */
+async function deletePasskeys(config: ResolvedConfig, userId: string, credentialIDs: string[]): Promise<number> {
+	if (credentialIDs.length === 0) return 0;
 	const remove = adapterMethod(config.adapter, 'deleteAuthenticator');
 	if (!remove) {
 		config.logger.error(new MissingAdapter(`The adapter has no deleteAuthenticator() method: the passkeys of user ${userId} made before the address was proven stay.`));
 		return 0;
 	}
-	for (const { credentialID } of passkeys) await remove(credentialID);
-	return passkeys.length;
+	for (const credentialID of credentialIDs) await remove(credentialID);
+	return credentialIDs.length;
 }
 
 /** The cookie that carries what a proof removed to the account page (see {@link takeProofNotice}). */
