@@ -126,6 +126,9 @@ export function defenceFlows(app: () => Pick<CredentialsApp, 'server' | 'browser
 		await page.getByRole('button', { name: 'Sign out' }).click();
 		await page.waitForURL((target) => target.pathname === '/');
 		await page.goto(`${url}/signin`);
+		// An OAuth button keeps its brand colour (the idp's #0f766e), set through CSSOM, not a style attribute.
+		const idpButton = page.getByRole('button', { name: 'Sign in with Identity Provider' });
+		await expect.poll(() => idpButton.evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(15, 118, 110)');
 		await submitCredentials(page, 'Sign in', email);
 		await page.waitForURL((target) => target.pathname === '/');
 		await page.goto(`${url}/signout`);
