@@ -293,7 +293,7 @@ export function describeAdapterContract(
 				{ id: 'profile-id', name: 'Grace', email, image: null },
 				{ type: 'oidc', provider: 'idp', providerAccountId: 'first-sign-in' } satisfies Account,
 				{}
-			);
+			).then(({ user }) => user);
 
 		itWith(['createUser', 'linkAccount', 'getUserByAccount', 'getUserByEmail'], 'makes one user of ten concurrent first sign-ins with one OAuth account', async () => {
 			const users = await Promise.all(Array.from({ length: 10 }, () => firstSignIn(adapter, 'grace@example.com')));

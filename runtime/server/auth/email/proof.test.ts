@@ -187,8 +187,9 @@ describe('OAuth sign-ins and pre-hijacked accounts', () => {
 
 	it('classic-federated merge: linking by a vouched address proves it, and the attacker’s password and session end', async () => {
 		const { auth, adapter, attacker, config } = await preHijacked();
-		const user = await userForAccount(context(), config, profileUser, account, { allowDangerousEmailAccountLinking: true, emailVerified: true });
+		const { user, removed } = await userForAccount(context(), config, profileUser, account, { allowDangerousEmailAccountLinking: true, emailVerified: true });
 		expect(user.email).toBe(VICTIM);
+		expect(removed).toEqual({ password: true, passkeys: 0, providers: [] });
 		expect((await adapter.getUserByEmail(VICTIM))?.emailVerified).toBeInstanceOf(Date);
 		expect(await adapter.getUserByAccount(account)).toMatchObject({ id: user.id });
 		expect((await passwordSignIn(auth, ATTACKER_PASSWORD)).redirect).toMatch(/error=CredentialsSignin/);
@@ -210,9 +211,9 @@ describe('OAuth sign-ins and pre-hijacked accounts', () => {
 	it('a provider that vouches for the address makes a user whose address is proven; one that does not, an unproven one', async () => {
 		const { adapter } = app('database');
 		const config = resolveConfig({ providers: [], adapter, secret, logger });
-		const vouched = await userForAccount(context(), config, profileUser, account, { emailVerified: true });
+		const { user: vouched } = await userForAccount(context(), config, profileUser, account, { emailVerified: true });
 		expect((await adapter.getUser(vouched.id!))?.emailVerified).toBeInstanceOf(Date);
-		const other = await userForAccount(context(), config, { ...profileUser, id: 'x', email: 'other@example.com' }, { ...account, providerAccountId: 'x' }, {});
+		const { user: other } = await userForAccount(context(), config, { ...profileUser, id: 'x', email: 'other@example.com' }, { ...account, providerAccountId: 'x' }, {});
 		expect((await adapter.getUser(other.id!))?.emailVerified).toBeNull();
 	});
 });

@@ -4,12 +4,13 @@ import type { Adapter, AdapterAccount, AdapterUser } from '../adapters/types.js'
 import type { Account, ResolvedConfig } from '../config.js';
 import { OAuthAccountNotLinked } from '../errors.js';
 import { need } from '../adapters/methods.js';
-import { proveAddress } from '../email/proof.js';
+import { nothingRemoved, proveAddress, type ProofRemovals } from '../email/proof.js';
 import { toUser, type SessionContext } from '../session/session.js';
 
 /**
- * Finds or creates the user an OAuth account signs in as. Without an adapter the profile's user
- * is used as is (its id is the provider's). With one:
+ * Finds or creates the user an OAuth account signs in as, with what linking it removed (nothing
+ * but in case 3). Without an adapter the profile's user is used as is (its id is the provider's).
+ * With one:
  * 1. the account is already linked → its user; when the provider vouches for the address
  *    (`emailVerified`) and it is the user's, never proven before, it is marked proven. Nothing is
  *    removed: an account linked to an identity vouched for this address was linked by someone
@@ -36,13 +37,14 @@ export async function userForAccount(
 	profileUser: User,
 	account: Account,
 	options: LinkOptions & { currentUserId?: string }
-): Promise<User> {
-	if (!config.adapter) return profileUser;
+): Promise<AccountUser> {
+	if (!config.adapter) return { user: profileUser, removed: nothingRemoved() };
 	const { provider, providerAccountId } = account;
 	const linked = await need(config, 'getUserByAccount')({ provider, providerAccountId });
 	if (linked) {
 		const vouched = options.emailVerified && !linked.emailVerified && linked.email !== null && linked.email === profileUser.email?.toLowerCase();
-		return toUser(vouched ? await need(config, 'updateUser')({ id: linked.id, emailVerified: new Date() }) : linked);
+		const user = vouched ? await need(config, 'updateUser')({ id: linked.id, emailVerified: new Date() }) : linked;
+		return { user: toUser(user), removed: nothingRemoved() };
 	}
 
 	const link = async (userId: string) => {
@@ -52,7 +54,7 @@ export async function userForAccount(
 	if (options.currentUserId) {
 		await link(options.currentUserId);
 		const current = await need(config, 'getUser')(options.currentUserId);
-		return current ? toUser(current) : profileUser;
+		return { user: current ? toUser(current) : profileUser, removed: nothingRemoved() };
 	}
 	// A first sign-in. Concurrent ones for the same account (a double click, two tabs) share the
 	// first one's work, so this server makes one user of them.
@@ -68,6 +70,12 @@ export async function userForAccount(
 	return flight;
 }
 
+/** The user an OAuth account signs in as, and what linking it removed from an unproven account ({@link proveAddress}). */
+export interface AccountUser {
+	user: User;
+	removed: ProofRemovals;
+}
+
 /**
  * How an OAuth sign-in may link by email: `allowDangerousEmailAccountLinking` (the provider's
  * opt-in) and `emailVerified` (the provider vouched for the profile's address: `email_verified: true`).
@@ -78,7 +86,7 @@ export interface LinkOptions {
 }
 
 /** First sign-ins in flight, per adapter, by account. */
-const firstSignIns = new WeakMap<Adapter, Map<string, Promise<User>>>();
+const firstSignIns = new WeakMap<Adapter, Map<string, Promise<AccountUser>>>();
 
 /**
  * Steps 3 and 4 of {@link userForAccount}. Another server of the app may be signing the same
@@ -92,17 +100,17 @@ async function firstSignIn(
 	account: Account,
 	link: (userId: string) => Promise<void>,
 	options: LinkOptions
-): Promise<User> {
+): Promise<AccountUser> {
 	const { provider, providerAccountId } = account;
 	const linked = () => need(config, 'getUserByAccount')({ provider, providerAccountId });
-	const winner = async (error: unknown) => {
+	const winner = async (error: unknown): Promise<AccountUser> => {
 		const user = await linked();
 		if (!user) throw error;
-		return toUser(user);
+		return { user: toUser(user), removed: nothingRemoved() };
 	};
 	// A flight that ended between the caller's lookup and this one has linked the account.
 	const linkedMeanwhile = await linked();
-	if (linkedMeanwhile) return toUser(linkedMeanwhile);
+	if (linkedMeanwhile) return { user: toUser(linkedMeanwhile), removed: nothingRemoved() };
 	const email = profileUser.email?.toLowerCase();
 	const sameEmail = email ? await need(config, 'getUserByEmail')(email) : null;
 	if (sameEmail) {
@@ -113,7 +121,8 @@ async function firstSignIn(
 			throw new OAuthAccountNotLinked(`${provider} does not vouch for ${email} (no email_verified): not linked to its account.`, { provider });
 		}
 		await link(sameEmail.id);
-		return toUser((await proveAddress(context, config, sameEmail, account)).user);
+		const { user, removed } = await proveAddress(context, config, sameEmail, account);
+		return { user: toUser(user), removed };
 	}
 	let created: AdapterUser;
 	try {
@@ -134,5 +143,5 @@ async function firstSignIn(
 		await config.adapter?.deleteUser?.(created.id);
 		return user;
 	}
-	return toUser(created);
+	return { user: toUser(created), removed: nothingRemoved() };
 }

@@ -1,7 +1,7 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import { decodeJwt, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { signInAtDevIdp, startDevIdp, type DevIdp } from '../../../../src/dev-idp/index.js';
+import { DEFAULT_USER, signInAtDevIdp, startDevIdp, type DevIdp } from '../../../../src/dev-idp/index.js';
 import { Jar, redirectOf as redirectWith, requestEvent } from '../../../test/event.js';
 
 /** Runs `fn`, which must throw SvelteKit's redirect; returns its location. */
@@ -412,6 +412,22 @@ describe.each(ADAPTERS)('accounts and database sessions with an adapter ($name)'
 		// The provider vouched for the address: the link proves it.
 		expect(await adapter.getUserByAccount({ provider: 'idp', providerAccountId: 'dev-user-1' })).toMatchObject({ id: existing.id, emailVerified: expect.any(Date) });
 		expect(await session(a, jar)).toMatchObject({ user: { id: existing.id } });
+	});
+
+	// Pre-hijacking, the non-verifying IdP (USENIX Security 2022): a provider that does not vouch
+	// for the address (email_verified false) lets anyone claim any address; it never links by it.
+	it('does not link by email a provider that does not vouch for the address, even with allowDangerousEmailAccountLinking', async () => {
+		const unverifying = await startDevIdp({ port: 0, clients: [client], user: { ...DEFAULT_USER, email_verified: false } });
+		try {
+			const a = auth({ issuer: unverifying.issuer, allowDangerousEmailAccountLinking: true }, { adapter, session: { strategy: 'database' } });
+			const existing = await adapter.createUser({ id: crypto.randomUUID(), email: 'dev@example.com', emailVerified: null });
+			const jar = new Jar();
+			await expectRejected(a, jar, await callback(a, jar, (await authorize(a, jar)).callbackUrl), 'OAuthAccountNotLinked');
+			expect(await adapter.getUserByAccount({ provider: 'idp', providerAccountId: 'dev-user-1' })).toBeNull();
+			expect((await adapter.getUser(existing.id))?.emailVerified).toBeNull();
+		} finally {
+			await unverifying.stop();
+		}
 	});
 
 	it('links the account to the user who is signed in', async () => {

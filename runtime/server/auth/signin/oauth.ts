@@ -5,6 +5,7 @@ import { InvalidProvider, OAuthCallbackError, OAuthSignInError, UntrustedHost } 
 import { appBase } from '../http/app-paths.js';
 import { seeOther } from '../http/see-other.js';
 import { userForAccount } from '../oauth/accounts.js';
+import { afterProof } from '../email/proof.js';
 import { authorizationUrl } from '../oauth/authorize.js';
 import { callbackParams, finishAuthorization, type CallbackResult } from '../oauth/callback.js';
 import { proxyUrlOf, forwardedCallbackUrl } from '../oauth/proxy.js';
@@ -105,13 +106,15 @@ export async function answerOAuthCallback(
 async function signInFromCallback(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, result: CallbackResult): Promise<string> {
 	const { user: profileUser, account, profile, flow } = result;
 	const current = config.adapter ? await readSession(event, config) : null;
-	const user = await userForAccount(event, config, profileUser, account, {
+	const { user, removed } = await userForAccount(event, config, profileUser, account, {
 		allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,
 		emailVerified: profile?.email_verified === true,
 		currentUserId: current?.user?.id
 	});
 	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
-	return chosen ? await redirectTarget(event, config, chosen) : (flow.redirectTo ?? `${appBase(event.url, config)}/`);
+	if (chosen) return redirectTarget(event, config, chosen);
+	// A link that proved the address and removed something goes to the account page, which says what.
+	return afterProof(event, config, removed, flow.redirectTo) ?? `${appBase(event.url, config)}/`;
 }
 
 /**
