@@ -29,6 +29,22 @@ describe('mergeText', () => {
 		expect(merged.content).toBe('<<<<<<< yours\nmine\n=======\ntheirs\n>>>>>>> create-auth 0.2.0\n');
 	});
 
+	it('merges word by word where both sides changed the same line in different places', () => {
+		// sv migrate moved the import to #lib; the new version added a name to it; the user kept a line of theirs.
+		const base = "import { requireUser } from '$lib/server/auth';\nexport const load = () => requireUser();\n";
+		const ours = "import { requireUser } from '#lib/server/auth/index.js';\nexport const load = () => requireUser();\n";
+		const theirs = "import { addressProvenNotice, requireUser } from '$lib/server/auth';\nexport const load = () => [requireUser(), addressProvenNotice()];\n";
+		expect(mergeText(base, ours, theirs, labels)).toEqual({
+			content: "import { addressProvenNotice, requireUser } from '#lib/server/auth/index.js';\nexport const load = () => [requireUser(), addressProvenNotice()];\n",
+			conflicts: 0
+		});
+	});
+
+	it('still marks a line whose same word both sides changed differently', () => {
+		const merged = mergeText("import { a } from '$lib/x';\n", "import { a } from '#lib/x.js';\n", "import { a } from '$lib/y';\n", labels);
+		expect(merged.conflicts).toBe(1);
+	});
+
 	it('hasConflictMarkers looks for a marker at the start of a line only', () => {
 		expect(hasConflictMarkers('const a = "<<<<<<< not a marker";\n')).toBe(false);
 		expect(hasConflictMarkers('ok\n')).toBe(false);

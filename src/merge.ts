@@ -33,7 +33,9 @@ const CONFLICT_START = '<<<<<<< ';
  * ```
  *
  * A region where `ours` already holds the change `theirs` makes, laid out its own way and perhaps
- * with new lines of the user's around it, is no conflict: it keeps `ours`.
+ * with new lines of the user's around it, is no conflict: it keeps `ours`. Nor is a region where
+ * the two sides changed different words of the same lines: the region is merged again word by
+ * word ({@link mergeWords}), and only words both sides changed differently stay a conflict.
  *
  * Lines keep their own endings (`\n` or `\r\n`), so a clean merge of CRLF texts stays CRLF; a
  * side whose last line has no newline gets one before a marker.
@@ -54,6 +56,13 @@ export function mergeText(base: string, ours: string, theirs: string, labels: Me
 		// perhaps adding lines of their own around it: the user's text already holds the tool's.
 		if (holdsTheirs(a, o, b)) {
 			content += a.join('');
+			continue;
+		}
+		// The two changes touch the same lines but not the same words (sv migrate moved an import to
+		// `#lib`, the new version added a name to it): both are applied.
+		const words = mergeWords(diff3Merge, a, o, b);
+		if (words !== undefined) {
+			content += words;
 			continue;
 		}
 		conflicts += 1;
@@ -100,6 +109,25 @@ function holdsTheirs(ours: string[], base: string[], theirs: string[]): boolean 
 		}
 	}
 	return false;
+}
+
+/**
+ * The words of code, whose concatenation is the text: runs of whitespace, runs of identifier and
+ * path characters (`#lib/server/auth/index.js` is one word), or one other character.
+ */
+const WORD = /\s+|[\w$#@./-]+|[^\s\w$#@./-]/g;
+
+/**
+ * A conflict region merged again word by word (the same diff3, on {@link WORD}s): the text when
+ * no word was changed differently by both sides, else undefined (the region stays a conflict).
+ * Regions longer than {@link HOLDS_THEIRS_MAX_LINES} lines are not tried.
+ */
+function mergeWords(diff3Merge: typeof import('node-diff3').diff3Merge, ours: string[], base: string[], theirs: string[]): string | undefined {
+	if (Math.max(ours.length, base.length, theirs.length) > HOLDS_THEIRS_MAX_LINES) return undefined;
+	const words = (lines: string[]) => lines.join('').match(WORD) ?? [];
+	const regions = diff3Merge(words(ours), words(base), words(theirs), { excludeFalseConflicts: true });
+	if (regions.some((region) => !region.ok)) return undefined;
+	return regions.map((region) => region.ok!.join('')).join('');
 }
 
 /** Whether a text still holds a conflict marker line written by {@link mergeText} (or git). */
