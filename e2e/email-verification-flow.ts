@@ -21,9 +21,9 @@ export interface VerifyingApp extends Pick<CredentialsApp, 'server' | 'browser'>
 export async function requireEmailVerification(appDir: string, ext: 'ts' | 'js'): Promise<void> {
 	const file = path.join(appDir, `src/auth.${ext}`);
 	const text = await fs.readFile(file, 'utf8');
-	const off = 'passwords: { requireEmailVerification: false }';
+	const off = 'requireEmailVerification: false';
 	if (!text.includes(off)) throw new Error(`src/auth.${ext} does not say "${off}"`);
-	await fs.writeFile(file, text.replace(off, 'passwords: { requireEmailVerification: true }'));
+	await fs.writeFile(file, text.replace(off, 'requireEmailVerification: true'));
 }
 
 /** Signs in on `/signin` with the right password, expects the "confirm first" message, and returns the link of the mail it sent. */

@@ -14,17 +14,19 @@ import type { Server } from './harness/app.js';
 const ATTACKER = '127.0.0.7';
 const OWNER = '127.0.0.9';
 
-/** What a form POST got back: status, `Location`, `Retry-After`, `Set-Cookie` names, body. */
-interface Answer {
+/** What a form POST got back: status, `Location`, `Retry-After`, `Set-Cookie` names and `name=value` pairs, body. */
+export interface Answer {
 	status: number;
 	location?: string;
 	retryAfter?: string;
 	cookies: string[];
+	/** Each `Set-Cookie`'s `name=value`, attributes left out. */
+	cookiePairs: string[];
 	body: string;
 }
 
 /** POSTs `fields` as a form to `url` (a page's default action) from the client address `from`; redirects are not followed. */
-function postForm(url: string, fields: Record<string, string>, from: string): Promise<Answer> {
+export function postForm(url: string, fields: Record<string, string>, from: string): Promise<Answer> {
 	const body = new URLSearchParams(fields).toString();
 	const headers = { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin, accept: 'text/html' };
 	return new Promise((resolve, reject) => {
@@ -38,6 +40,7 @@ function postForm(url: string, fields: Record<string, string>, from: string): Pr
 					location: response.headers.location,
 					retryAfter: response.headers['retry-after'] as string | undefined,
 					cookies: (response.headers['set-cookie'] ?? []).map((cookie) => cookie.split('=')[0]!),
+					cookiePairs: (response.headers['set-cookie'] ?? []).map((cookie) => cookie.split(';')[0]!),
 					body: text
 				})
 			);

@@ -6,11 +6,15 @@
  * what the attacker set up stops opening the account. The owner lands on /account, which says what
  * was removed.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
+import type { DevIdp } from '../src/dev-idp/index.js';
 import type { Inbox } from '../runtime/test/smtp.js';
-import { PASSWORD, signInResponse, submitCredentials, type CredentialsApp } from './credentials-flow.js';
+import { PASSWORD, signInResponse, type CredentialsApp } from './credentials-flow.js';
 import { addVirtualAuthenticator } from './harness/browser.js';
+import { postForm } from './lockout-flow.js';
 import { freshPage, signedInAs } from './password-flow.js';
 
 /** What the flows need: the app, its inbox, its session strategy, and which proofs it offers. */
@@ -30,11 +34,32 @@ const ATTACKER_PASSWORD = `${PASSWORD}, the attacker's`;
 /** The app's URL on `localhost`: a valid WebAuthn relying party, unlike 127.0.0.1. */
 const onLocalhost = (url: string) => url.replace('//127.0.0.1:', '//localhost:');
 
-/** The attacker signs the owner's address up with a password of theirs, and stays signed in. */
-async function attackerSignsUp(page: Page, url: string, email: string): Promise<void> {
-	await page.goto(`${url}/signup`);
-	await submitCredentials(page, 'Create account', email, ATTACKER_PASSWORD);
-	await page.waitForURL((target) => target.pathname === '/');
+/**
+ * Where the attacker and the owner send the forms that the app limits per client (sign-up, asking
+ * for a link) from: loopback addresses of their own, so these flows do not use up the limits of
+ * the browser's 127.0.0.1, which the app's other flows share (see ./lockout-flow.ts).
+ */
+const ATTACKER_CLIENT = '127.0.0.66';
+const OWNER_CLIENT = '127.0.0.67';
+
+/**
+ * The attacker signs the owner's address up with a password of theirs, over HTTP from their own
+ * client address, and their browser (`page`, on `url`) keeps the session it got.
+ */
+async function attackerSignsUp(page: Page, server: string, url: string, email: string): Promise<void> {
+	const answer = await postForm(`${server}/signup`, { email, password: ATTACKER_PASSWORD }, ATTACKER_CLIENT);
+	expect(answer.location).toBe('/');
+	const session = answer.cookiePairs.filter((pair) => pair.startsWith('auth.session-token'));
+	expect(session).not.toEqual([]);
+	await page.context().addCookies(session.map((pair) => ({ name: pair.split('=')[0]!, value: pair.slice(pair.indexOf('=') + 1), url })));
+	expect(await signedInAs(page, url, email)).toBe(true);
+}
+
+/** Asks for a mail to `email` by posting `form` to `path` from the owner's client address; returns the link in it. */
+async function ownerAsksForLink(inbox: Inbox, server: string, path: string, form: Record<string, string>, email: string): Promise<string> {
+	const mail = inbox.next(email);
+	expect((await postForm(`${server}${path}`, form, OWNER_CLIENT)).status).toBeLessThan(400);
+	return inbox.linkIn(await mail);
 }
 
 /** Registers the flows as tests of the enclosing `describe`. */
@@ -45,7 +70,7 @@ export function preHijackingFlows(app: () => PreHijackingApp): void {
 		const email = `prehijack-reset-${Date.now()}@example.com`;
 		const attacker = await freshPage(browser);
 		const device = passkeys ? await addVirtualAuthenticator(attacker) : undefined;
-		await attackerSignsUp(attacker, url, email);
+		await attackerSignsUp(attacker, server.url, url, email);
 		const stored = await authenticators?.();
 		if (passkeys) {
 			// The trojan: a passkey of the attacker's on the account.
@@ -58,11 +83,8 @@ export function preHijackingFlows(app: () => PreHijackingApp): void {
 
 		// The owner, who never signed up, resets the password through the mailed link.
 		const owner = await freshPage(browser);
-		await owner.goto(`${url}/signin/forgot-password`);
-		const mail = inbox.next(email);
-		await owner.getByLabel('Email').fill(email);
-		await owner.getByRole('button', { name: 'Send reset link' }).click();
-		await owner.goto(onLocalhost(inbox.linkIn(await mail)));
+		const link = await ownerAsksForLink(inbox, server.url, '/signin/forgot-password', { email }, email);
+		await owner.goto(onLocalhost(link));
 		await owner.getByLabel('New password').fill(PASSWORD);
 		await owner.getByRole('button', { name: 'Set password and sign in' }).click();
 		if (passkeys) {
@@ -98,16 +120,10 @@ export function preHijackingFlows(app: () => PreHijackingApp): void {
 		if (!emailLinks) context.skip();
 		const email = `prehijack-link-${Date.now()}@example.com`;
 		const attacker = await freshPage(browser);
-		await attackerSignsUp(attacker, server.url, email);
+		await attackerSignsUp(attacker, server.url, server.url, email);
 
 		const owner = await freshPage(browser);
-		await owner.goto(`${server.url}/signin`);
-		const mail = inbox.next(email);
-		const emailForm = owner.locator('form').filter({ has: owner.getByRole('button', { name: 'Sign in with Email' }) });
-		await emailForm.getByLabel('Email').fill(email);
-		await emailForm.getByRole('button', { name: 'Sign in with Email' }).click();
-		await owner.waitForURL((target) => target.pathname === '/signin/verify-request');
-		await owner.goto(inbox.linkIn(await mail));
+		await owner.goto(await ownerAsksForLink(inbox, server.url, '/signin', { providerId: 'email', email }, email));
 		await owner.getByRole('button', { name: 'Continue signing in' }).click();
 		await owner.waitForURL((target) => target.pathname === '/account');
 		await expect.poll(() => owner.getByRole('status').textContent()).toContain('A password had been set up on this account before it was, possibly by someone else, and was removed');
@@ -115,6 +131,45 @@ export function preHijackingFlows(app: () => PreHijackingApp): void {
 		// Said once: the next visit of /account has no notice.
 		await owner.reload();
 		expect(await owner.getByRole('status').count()).toBe(0);
+		for (const used of [attacker, owner]) await used.context().close();
+	});
+}
+
+/**
+ * Turns on `allowDangerousEmailAccountLinking` for the `idp` provider in the app's `src/auth.<ext>`,
+ * as a user would (the dev IdP vouches for its user's address); the app must be built after.
+ * @throws {Error} the file has no `Idp({` call.
+ */
+export async function allowEmailLinking(appDir: string, ext: 'ts' | 'js'): Promise<void> {
+	const file = path.join(appDir, `src/auth.${ext}`);
+	const text = await fs.readFile(file, 'utf8');
+	if (!text.includes('= Idp({')) throw new Error(`src/auth.${ext} has no Idp({ call`);
+	await fs.writeFile(file, text.replace('= Idp({', '= Idp({\n\tallowDangerousEmailAccountLinking: true,'));
+}
+
+/**
+ * The classic-federated merge: the attacker registers the address of the dev IdP's user with a
+ * password first; the owner signs in with the IdP, which vouches for the address, and the
+ * accounts are linked by email. The link proves the address. Register it before the idp flows,
+ * which sign that user in first otherwise.
+ */
+export function federatedMergeFlows(app: () => Pick<CredentialsApp, 'server' | 'browser'> & { idp: DevIdp }): void {
+	it('an OAuth sign-in that links by a vouched address removes the password an attacker registered it with first', async () => {
+		const { server, browser, idp } = app();
+		const email = idp.user.email;
+		const attacker = await freshPage(browser);
+		await attackerSignsUp(attacker, server.url, server.url, email);
+
+		const owner = await freshPage(browser);
+		await owner.goto(`${server.url}/signin`);
+		await owner.getByRole('button', { name: 'Sign in with Identity Provider' }).click();
+		await owner.waitForURL((url) => url.origin === idp.issuer);
+		await owner.getByLabel('Password').fill(idp.password);
+		await owner.getByRole('button', { name: 'Sign in' }).click();
+		await owner.waitForURL((url) => url.pathname === '/account');
+		await expect.poll(() => owner.getByRole('status').textContent()).toContain('A password had been set up on this account before it was');
+		expect(await owner.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
+		expect((await signInResponse(await freshPage(browser), server.url, email, ATTACKER_PASSWORD)).headers().location).toMatch(/error=CredentialsSignin/);
 		for (const used of [attacker, owner]) await used.context().close();
 	});
 }
