@@ -117,4 +117,12 @@ describe('authPathOf', () => {
 		expect(at('/callback/github')).toEqual({ framed: false, callback: true });
 		expect(at('/about')).toBeUndefined();
 	});
+
+	it('follows pages.account: the account page moved is framed there, and its old path is no auth page', () => {
+		const moved = resolveConfig(config({ pages: { account: '/me' } }));
+		const at = (path: string) => authPathOf(new URL(`https://app.example${path}`), moved);
+		expect(at('/me')).toEqual({ framed: true, callback: false });
+		expect(at('/account')).toBeUndefined();
+		expect(at('/me')).toBe(at('/me/'));
+	});
 });

@@ -2,8 +2,8 @@
 import { PROVIDER_ROUTES, type ResolvedConfig } from '../config.js';
 import { appBase } from './app-paths.js';
 
-/** The pages the CLI generates at fixed paths (the others are `config.pages`). */
-const FIXED_PAGES = { signUp: '/signup', account: '/account', forgotPassword: '/signin/forgot-password' } as const;
+/** The pages the CLI generates at fixed paths (the others, `/account` included, are `config.pages`). */
+const FIXED_PAGES = { signUp: '/signup', forgotPassword: '/signin/forgot-password' } as const;
 
 /**
  * What `handle` knows about a request path that is one of the app's auth pages or the runtime's
@@ -25,7 +25,7 @@ const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/
 /**
  * Whether `url` is an auth page or one of the runtime's routes, with `<base>` (SvelteKit's
  * `paths.base`) in front: the `config.pages` (sign-in, sign-out, verify-request, email link,
- * reset password, verify email), `/signup`, `/account`, `/signin/forgot-password`, and
+ * reset password, verify email, account), `/signup`, `/signin/forgot-password`, and
  * `<basePath>/<route>/…` for each of `PROVIDER_ROUTES`. A trailing slash is ignored; SvelteKit has
  * already taken a data request's `/__data.json` off `event.url`. Undefined for any other path.
  * @see create-auth docs/api.md#auth-pages-defence-in-depth
@@ -36,10 +36,26 @@ export function authPathOf(url: URL, config: ResolvedConfig): AuthPath | undefin
 	const routes = `${base}${config.basePath}/`;
 	const route = path.startsWith(routes) ? path.slice(routes.length).split('/')[0]! : undefined;
 	if (route !== undefined && (PROVIDER_ROUTES as readonly string[]).includes(route)) return { framed: false, callback: route === 'callback' };
-	const framed = [config.pages.signIn, FIXED_PAGES.signUp, FIXED_PAGES.account];
-	const pages = [...Object.values(config.pages), ...Object.values(FIXED_PAGES)];
-	const page = pages.find((candidate) => withoutTrailingSlash(`${base}${candidate}`) === path);
-	return page === undefined ? undefined : { framed: framed.includes(page), callback: false };
+	return pagesOf(config, base).get(path);
+}
+
+/** The auth pages' paths under `base`, per config: built once, since `handle` asks on every request. */
+const pageTables = new WeakMap<ResolvedConfig, Map<string, Map<string, AuthPath>>>();
+
+function pagesOf(config: ResolvedConfig, base: string): Map<string, AuthPath> {
+	let byBase = pageTables.get(config);
+	if (!byBase) pageTables.set(config, (byBase = new Map()));
+	let pages = byBase.get(base);
+	if (!pages) {
+		const framed = new Set([config.pages.signIn, FIXED_PAGES.signUp, config.pages.account]);
+		pages = new Map();
+		for (const page of [...Object.values(config.pages), ...Object.values(FIXED_PAGES)]) {
+			const path = withoutTrailingSlash(`${base}${page}`);
+			if (!pages.has(path)) pages.set(path, { framed: framed.has(page), callback: false });
+		}
+		byBase.set(base, pages);
+	}
+	return pages;
 }
 
 /** Sets the headers {@link withAuthHeaders} describes; throws a TypeError on immutable headers. */
