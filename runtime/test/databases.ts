@@ -13,6 +13,18 @@ import { connectDatabase, migrationsIn, runMigrations, type SqlDialectId } from 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 
+/** The schema @auth/pg-adapter's documentation gives (authjs.dev, "PostgreSQL" adapter page). */
+export const AUTHJS_PG_SCHEMA = `
+CREATE TABLE verification_token (identifier TEXT NOT NULL, expires TIMESTAMPTZ NOT NULL, token TEXT NOT NULL, PRIMARY KEY (identifier, token));
+CREATE TABLE accounts (
+	id SERIAL PRIMARY KEY, "userId" INTEGER NOT NULL, type VARCHAR(255) NOT NULL, provider VARCHAR(255) NOT NULL,
+	"providerAccountId" VARCHAR(255) NOT NULL, refresh_token TEXT, access_token TEXT, expires_at BIGINT, id_token TEXT,
+	scope TEXT, session_state TEXT, token_type TEXT
+);
+CREATE TABLE sessions (id SERIAL PRIMARY KEY, "userId" INTEGER NOT NULL, expires TIMESTAMPTZ NOT NULL, "sessionToken" VARCHAR(255) NOT NULL);
+CREATE TABLE users (id SERIAL PRIMARY KEY, name VARCHAR(255), email VARCHAR(255), "emailVerified" TIMESTAMPTZ, image TEXT);
+`;
+
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const migrationsDir = fileURLToPath(new URL('../server/auth/adapters/migrations', import.meta.url));
 

@@ -8,6 +8,7 @@ import type { AppResolve } from './http/app-paths.js';
 import { createRateLimits, type RateLimitConfig, type RateLimits } from './limits/rate-limit.js';
 import type { AccountTokens, Profile, TokenSet } from './providers/profile.js';
 import { sessionCacheFor, type SessionCache } from './session/cache.js';
+import type { PreviousSessions } from './switch/types.js';
 
 /**
  * The decrypted session cookie. `sub` is the user id; `iat` / `exp` are epoch seconds.
@@ -229,6 +230,15 @@ export interface SvelteKitAuthConfig {
 		/** `true`: {@link BreachCheck} with its defaults; an object sets its fields. Default false. */
 		breachCheck?: boolean | Partial<BreachCheck>;
 	};
+	/**
+	 * After a switch from another auth library: readers of its session cookies, made by the
+	 * factories in `switch/` (`authjsSessions()` from `switch/authjs.ts`), asked in order when a
+	 * request carries no session cookie of the runtime's. A browser's previous session continues
+	 * as one of `session.strategy` and its cookie is deleted, so each is read once; a bad one is
+	 * a signed-out visitor. Default: none (nothing is looked for).
+	 * @see create-auth docs/api.md#switching-from-authjs-sessions
+	 */
+	previousSessions?: PreviousSessions[];
 }
 
 /**
@@ -315,6 +325,8 @@ export interface ResolvedConfig {
 	rateLimits?: RateLimits;
 	mailer: Mailer;
 	passwords: PasswordOptions;
+	/** The config's `previousSessions`; undefined when none, so a request without a session cookie looks for nothing. */
+	previousSessions?: readonly PreviousSessions[];
 }
 
 const DAY = 24 * 60 * 60;
@@ -382,7 +394,8 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 			verificationMaxAge: config.passwords?.verificationMaxAge ?? DAY,
 			minLength: resolveMinLength(config),
 			breachCheck: resolveBreachCheck(config.passwords?.breachCheck)
-		}
+		},
+		previousSessions: config.previousSessions?.length ? [...config.previousSessions] : undefined
 	};
 	for (const provider of providers) {
 		if (provider.flow) provider.flow.check?.(provider, resolved);

@@ -8,7 +8,7 @@ import { Jar, redirectOf as redirectWith, requestEvent } from '../../../test/eve
 const redirectOf = async (fn: () => unknown) => (await redirectWith(fn)).location;
 import AuthjsPostgresAdapter from '@auth/pg-adapter';
 import pg from 'pg';
-import { postgresScratch } from '../../../test/databases.js';
+import { AUTHJS_PG_SCHEMA, postgresScratch } from '../../../test/databases.js';
 import { SQLiteAdapter } from '../adapters/sqlite.js';
 import type { Adapter } from '../adapters/types.js';
 import type { Account, JWT, SvelteKitAuthConfig } from '../config.js';
@@ -333,18 +333,6 @@ describe('refresh (the jwt callback of the recommended idp configuration)', () =
 		await expect(refreshAccessToken(provider, { expires_at: 1 })).rejects.toThrow(TypeError);
 	});
 });
-
-/** The schema @auth/pg-adapter's documentation gives (authjs.dev, "PostgreSQL" adapter page). */
-const AUTHJS_PG_SCHEMA = `
-CREATE TABLE verification_token (identifier TEXT NOT NULL, expires TIMESTAMPTZ NOT NULL, token TEXT NOT NULL, PRIMARY KEY (identifier, token));
-CREATE TABLE accounts (
-	id SERIAL PRIMARY KEY, "userId" INTEGER NOT NULL, type VARCHAR(255) NOT NULL, provider VARCHAR(255) NOT NULL,
-	"providerAccountId" VARCHAR(255) NOT NULL, refresh_token TEXT, access_token TEXT, expires_at BIGINT, id_token TEXT,
-	scope TEXT, session_state TEXT, token_type TEXT
-);
-CREATE TABLE sessions (id SERIAL PRIMARY KEY, "userId" INTEGER NOT NULL, expires TIMESTAMPTZ NOT NULL, "sessionToken" VARCHAR(255) NOT NULL);
-CREATE TABLE users (id SERIAL PRIMARY KEY, name VARCHAR(255), email VARCHAR(255), "emailVerified" TIMESTAMPTZ, image TEXT);
-`;
 
 /**
  * Our SQLite adapter, and an Auth.js adapter package used unchanged (@auth/pg-adapter on its own

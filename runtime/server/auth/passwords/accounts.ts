@@ -2,13 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '../../../auth/types.js';
 import { adapterMethod } from '../adapters/methods.js';
-import type { Adapter, AdapterUser } from '../adapters/types.js';
-import type { Account } from '../config.js';
+import type { Adapter, AdapterAccount, AdapterUser } from '../adapters/types.js';
+import type { Account, Logger } from '../config.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
 import { AdapterError } from '../errors.js';
 import { toUser } from '../session/session.js';
 import { PASSWORD_MAX_LENGTH } from '../config.js';
-import { DUMMY_HASH, hashPassword, verifyPassword } from './hashing.js';
+import { isForeignPasswordHash } from './foreign.js';
+import { DUMMY_HASH, hashPassword, isOwnPasswordHash, verifyPassword } from './hashing.js';
 import { checkNewPassword, type PasswordErrorCode, type PasswordPolicyConfig } from './policy.js';
 
 /** The provider id of password accounts (their `provider`, and the sign-up's account). */
@@ -33,8 +34,11 @@ export type RegisterResult =
 export type RegisterAdapter = Required<Pick<Adapter, 'getUserByEmail' | 'createUser' | 'linkAccount'>> &
 	Pick<Adapter, 'deleteUser'>;
 
-/** The adapter methods that password sign-in needs. */
-export type AuthorizeAdapter = Required<Pick<Adapter, 'getAccount' | 'getUser'>>;
+/**
+ * The adapter methods that password sign-in needs; with `unlinkAccount` and `linkAccount` too,
+ * a hash of another library (Better Auth, Lucia) is replaced with ours at the sign-in.
+ */
+export type AuthorizeAdapter = Required<Pick<Adapter, 'getAccount' | 'getUser'>> & Pick<Adapter, 'unlinkAccount' | 'linkAccount'>;
 
 const refuse = (code: RegisterErrorCode, message: string): RegisterResult => ({ ok: false, code, message });
 
@@ -101,8 +105,16 @@ async function register(store: RegisterAdapter, input: { email: unknown; passwor
  * The `authorize` of a Credentials provider backed by {@link registerWithPassword}'s accounts.
  * Returns `{ id, email, name, image }` or null; null never says whether the email or the
  * password was wrong, and takes as long either way (a dummy hash is checked when there is
- * no account). A password over 1024 characters (code points after NFKC) is null at once, never
- * hashed.
+ * no account, and after a failed check of a hash that is not ours, so that every refusal
+ * costs at least one of our scrypt hashes). A password over 1024 characters (code points after
+ * NFKC) is null at once, never hashed.
+ *
+ * A hash of another library (Better Auth's scrypt, Lucia's argon2: `verifyPassword` in
+ * `hashing.ts`) that the password matches is replaced with ours ({@link hashPassword}, stored
+ * by {@link replacePasswordHash}) before the user is returned, so it is verified once in its old
+ * format. When the adapter lacks `unlinkAccount` or `linkAccount`, or the rehash fails (the
+ * queue is full, the adapter fails: logged with `console.error`), the sign-in still succeeds
+ * and the old hash stays, for the next sign-in to try again.
  * @throws {RateLimited} the password-hashing queue is full.
  * @throws {AdapterError} naming the method, when the adapter fails (the store is down): the
  *   sign-in then ends on `?error=AdapterError`, "unavailable for a moment", not a failed sign-in
@@ -118,6 +130,52 @@ export async function authorizeWithPassword(
 	const account = email ? await adapter.getAccount(email, PASSWORD_PROVIDER) : null;
 	const hash = typeof account?.password_hash === 'string' ? account.password_hash : DUMMY_HASH;
 	const valid = (await verifyPassword(password, hash)) && account !== null && hash !== DUMMY_HASH;
+	// A foreign hash is cheaper than ours to check, and a removed password ('') costs nothing:
+	// a refusal costs one of ours on top, so it takes no less time than for an unknown address.
+	if (!valid && !isOwnPasswordHash(hash)) await verifyPassword(password, DUMMY_HASH);
 	const user = valid ? await adapter.getUser(account.userId) : null;
+	if (user && account && isForeignPasswordHash(hash)) await rehash(store, account, password);
 	return user && toUser(user);
+}
+
+/** Replaces the foreign hash of `account` with ours of `password`; a failure is logged, never thrown, and leaves the old hash. */
+async function rehash(store: AuthorizeAdapter, account: AdapterAccount, password: string): Promise<void> {
+	const unlinkAccount = adapterMethod(store, 'unlinkAccount');
+	const linkAccount = adapterMethod(store, 'linkAccount');
+	if (!unlinkAccount || !linkAccount) return;
+	const logger: Logger = { error: (error) => console.error(error) };
+	try {
+		await replacePasswordHash({ unlinkAccount, linkAccount }, account, await hashPassword(password), logger);
+	} catch (err) {
+		// The password was right: the sign-in goes on, and the next one tries again.
+		const failed = `Replacing the password hash of ${account.providerAccountId} with ours failed; the old one stays.`;
+		logger.error(err instanceof AdapterError ? new AdapterError(failed, { err }) : (err as Error));
+	}
+}
+
+/** The adapter methods {@link replacePasswordHash} calls, as `adapterMethod` or `need` return them. */
+export interface HashReplacingAdapter {
+	unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<unknown>;
+	linkAccount(account: AdapterAccount): Promise<unknown>;
+}
+
+/**
+ * Stores a new password hash on a `credentials` account. The adapter contract has no method to
+ * update an account, so it is unlinked and linked again with `password_hash` (every other field
+ * kept); if linking fails, the old account is linked back, so the password is never lost (a
+ * failure to link it back is given to `logger.error` as an {@link AdapterError}).
+ * @throws {AdapterError} unlinking or linking failed (from adapter methods wrapped by
+ *   `adapterMethod` or `need`), after the old account is linked back.
+ */
+export async function replacePasswordHash(adapter: HashReplacingAdapter, account: AdapterAccount, password_hash: string, logger: Logger): Promise<void> {
+	const { provider, providerAccountId } = account;
+	await adapter.unlinkAccount({ provider, providerAccountId });
+	try {
+		await adapter.linkAccount({ ...account, password_hash });
+	} catch (err) {
+		await adapter.linkAccount(account).catch((restore: unknown) =>
+			logger.error(new AdapterError(`Linking the old password account of ${providerAccountId} back failed.`, { err: restore as Error }))
+		);
+		throw err;
+	}
 }

@@ -14,6 +14,7 @@ import Email from '../providers/email.js';
 import { memoryRateLimitStore } from '../limits/rate-limit.js';
 import { hashToken } from '../email/verification-tokens.js';
 import { storedSessionKey } from '../session/stored-key.js';
+import { hashPassword as betterAuthHash } from 'better-auth/crypto';
 
 vi.setConfig({ testTimeout: 30_000 });
 const secret = 's'.repeat(32);
@@ -310,6 +311,17 @@ describe('changing the password on the account page', () => {
 		expect(await adapter.getSessionAndUser!(storedSessionKey('other-device'))).toBeNull();
 		expect(await adapter.getSessionAndUser!(storedSessionKey('this-browser'))).toBeNull();
 		expect(await adapter.getSessionAndUser!(storedSessionKey(sessionCookie(jar)!))).toMatchObject({ user: { id: user.id } });
+	});
+
+	it('accepts a current password still hashed by Better Auth (a user switched over who has not signed in since)', async () => {
+		const { adapter, user, change } = await signedIn();
+		await adapter.unlinkAccount!({ provider: 'credentials', providerAccountId: 'ada@example.com' });
+		await adapter.linkAccount!({ userId: user.id, type: 'credentials', provider: 'credentials', providerAccountId: 'ada@example.com', password_hash: await betterAuthHash('the better auth password') });
+		expect(await change({ currentPassword: 'the old password here', password: 'a brand new password' })).toMatchObject({ status: 400, data: { error: 'WrongPassword' } });
+		expect(await change({ currentPassword: 'the better auth password', password: 'a brand new password' })).toMatchObject({ status: 200, data: { passwordChanged: true } });
+		expect((await adapter.getAccount!('ada@example.com', 'credentials'))?.password_hash).toMatch(/^scrypt\$/);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'a brand new password')).toBe(true);
+		expect(await passwordWorks(adapter, 'ada@example.com', 'the better auth password')).toBe(false);
 	});
 
 	it('refuses a wrong current password (400 WrongPassword) and a too short new one, changing nothing', async () => {

@@ -4,11 +4,11 @@ import type { AdapterAccount } from '../adapters/types.js';
 import { appBase } from '../http/app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
-import { AdapterError, EmailSignInError, Verification } from '../errors.js';
+import { EmailSignInError, Verification } from '../errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
 import { requireUser } from '../http/guards.js';
 import { linkMail } from '../email/mail.js';
-import { passwordAccount, PASSWORD_PROVIDER } from './accounts.js';
+import { passwordAccount, PASSWORD_PROVIDER, replacePasswordHash } from './accounts.js';
 import { checkNewPassword } from './policy.js';
 import { hashPassword, verifyPassword } from './hashing.js';
 import { countAttempt, countPasswordAttempt, forgetPasswordAttempts } from '../limits/rate-limit.js';
@@ -108,7 +108,7 @@ export async function resetPasswordAction(event: RequestEvent, config: ResolvedC
 		}
 		account = await need(config, 'getAccount')(email, PASSWORD_PROVIDER);
 		if (!account) throw new Verification(`The account of ${email} has no password any more.`);
-		await replacePasswordHash(config, account, hash);
+		await storePasswordHash(config, account, hash);
 	} catch (err) {
 		const refused = refusedAttempt(event, config, err, email, 'Password reset');
 		if (refused) return refused;
@@ -160,7 +160,7 @@ export async function changePasswordAction(event: RequestEvent, config: Resolved
 		if (!(await verifyPassword(formText(form.get('currentPassword')) ?? '', account.password_hash))) {
 			return fail(400, { error: 'WrongPassword', message: 'Your current password is not right.' });
 		}
-		await replacePasswordHash(config, account, await hashPassword(checked.password));
+		await storePasswordHash(config, account, await hashPassword(checked.password));
 	} catch (err) {
 		const refused = refusedAttempt(event, config, err, email, 'Password change');
 		if (refused) return refused;
@@ -172,25 +172,9 @@ export async function changePasswordAction(event: RequestEvent, config: Resolved
 	return { passwordChanged: true };
 }
 
-/**
- * Stores a new password hash on a `credentials` account. The contract has no method to update
- * an account, so it is unlinked and linked again with the new hash; if linking fails, the old
- * account is linked back, so the password is never lost.
- * @throws {AdapterError} unlinking or linking failed.
- */
-async function replacePasswordHash(config: ResolvedConfig, account: AdapterAccount, password_hash: string): Promise<void> {
-	const { provider, providerAccountId } = account;
-	await need(config, 'unlinkAccount')({ provider, providerAccountId });
-	const link = need(config, 'linkAccount');
-	try {
-		await link({ ...account, password_hash });
-	} catch (err) {
-		await link(account).catch((restore: unknown) =>
-			config.logger.error(new AdapterError(`Linking the old password account of ${providerAccountId} back failed.`, { err: restore as Error }))
-		);
-		throw err;
-	}
-}
+/** {@link replacePasswordHash} with the config's adapter and logger. @throws {MissingAdapter} it lacks `unlinkAccount` or `linkAccount` (before anything is changed). */
+const storePasswordHash = (config: ResolvedConfig, account: AdapterAccount, password_hash: string) =>
+	replacePasswordHash({ unlinkAccount: need(config, 'unlinkAccount'), linkAccount: need(config, 'linkAccount') }, account, password_hash, config.logger);
 
 /** A successful reset or change: the email's failed sign-ins are forgotten ({@link forgetPasswordAttempts}; a store failure is only logged). */
 async function clearSignInCount(event: RequestEvent, config: ResolvedConfig, email: string): Promise<void> {

@@ -2,10 +2,15 @@
 /**
  * Password accounts: `credentials` accounts whose `password_hash` is scrypt's, and their pages.
  *
- * - `hashing.ts` — scrypt (N=2^17, r=8, p=1) in a bounded queue: `hashPassword`,
- *   `verifyPassword` (constant time), `configurePasswordHashing`.
+ * - `queue.ts` — the bounded queue every hash and verification runs in:
+ *   `configurePasswordHashing`.
+ * - `hashing.ts` — scrypt (N=2^17, r=8, p=1): `hashPassword`, `verifyPassword` (constant time;
+ *   Better Auth's and Lucia's hashes too, by their shape).
+ * - `foreign.ts` — those hashes of other libraries: `verifyForeignHash` (Better Auth's scrypt,
+ *   argon2 through `@node-rs/argon2`, loaded only when met), `isForeignPasswordHash`.
  * - `accounts.ts` — `registerWithPassword` (sign-up), `authorizeWithPassword` (the credentials
- *   provider's `authorize` in generated apps), `passwordAccount`.
+ *   provider's `authorize` in generated apps; it replaces a foreign hash with ours),
+ *   `replacePasswordHash`, `passwordAccount`.
  * - `policy.ts` — `checkNewPassword`: what a new password must be (NIST SP 800-63B-4
  *   §3.1.1.2); `blocklist.ts` — `isCommonPassword` (the common and breached passwords, read on
  *   first use); `breach.ts` — `isBreachedPassword` (Have I Been Pwned's range query).
@@ -24,7 +29,9 @@ export {
 	PASSWORD_PROVIDER,
 	passwordAccount,
 	registerWithPassword,
+	replacePasswordHash,
 	type AuthorizeAdapter,
+	type HashReplacingAdapter,
 	type RegisterAdapter,
 	type RegisterErrorCode,
 	type RegisterResult
@@ -40,5 +47,6 @@ export {
 export { isBreachedPassword } from './breach.js';
 export { blocklistKey, isCommonPassword } from './blocklist.js';
 export { configurePasswordHashing, hashPassword, verifyPassword, type PasswordHashingLimits } from './hashing.js';
+export { isForeignPasswordHash, verifyForeignHash } from './foreign.js';
 export { appNameWords, checkNewPassword, type PasswordCheck, type PasswordErrorCode, type PasswordPolicyConfig } from './policy.js';
 export { signUpAction, type VerificationSent } from './signup.js';

@@ -3,13 +3,15 @@
  * Sessions: reading, starting and ending them, and what they are made of.
  *
  * - `session.ts` — `readSession` (for `locals.auth()`: the cookie decrypted or the database
- *   session loaded, callbacks run, re-issued when due), `startSession`, `endSession`,
+ *   session loaded, callbacks run, re-issued when due; without one, a previous library's
+ *   session through `config.previousSessions`, see `../switch/`), `startSession`, `endSession`,
  *   `endUserSessions` (sign every device out after a password change), `toUser`.
  * - `jwt.ts` — the JWE (`dir` + A256GCM, HKDF-SHA256 keys) of session cookies (`encodeToken`,
  *   `decodeToken`) and of the runtime's other sealed cookies (`seal`, `unseal`).
  * - `cookies.ts` — cookie names (`__Host-` / `__Secure-` prefixes; the old name read once), attributes, chunking of large values.
  * - `stored-key.ts` — what a database session row holds instead of the token: its SHA-256
- *   (`storedSessionKey`), and which cookie values may be tokens stored raw before 0.2.0.
+ *   (`storedSessionKey`), which cookie values may be tokens stored raw before 0.2.0, and which
+ *   have a stored key's shape (`isStoredSessionKey`).
  * - `cache.ts` — the per-process cache of database sessions (`session.cacheMaxAge`).
  * - `refresh.ts` — `refreshAccessToken` / `refreshTokenGrant` for a JWT session's access
  *   token, through the provider's flow (no OAuth code here).
@@ -32,4 +34,4 @@ export {
 	toUser,
 	type SessionContext
 } from './session.js';
-export { isLegacySessionToken, storedSessionKey } from './stored-key.js';
+export { isLegacySessionToken, isStoredSessionKey, storedSessionKey } from './stored-key.js';

@@ -10,6 +10,7 @@ import { adapterMethod, need } from '../adapters/methods.js';
 import { decodeToken, encodeToken } from './jwt.js';
 import { isLegacySessionToken, storedSessionKey } from './stored-key.js';
 import type { Profile } from '../providers/types.js';
+import type { PreviousIdentity, PreviousSessionContext } from '../switch/types.js';
 
 /** The user as sessions and callbacks see it: `id`, `name`, `email`, `image` of the adapter's record (its extra fields left out). */
 export const toUser = (user: AdapterUser): User => ({ id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null });
@@ -62,6 +63,7 @@ export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please tr
  * (malformed, tampered, expired, unknown secret, unknown database session), deleting the bad
  * cookie. Re-issues the cookie only when due: issued over `updateAge` ago, or a `jwt`
  * callback returned a new object. Errors thrown by callbacks are logged; the result is null.
+ * Without a cookie of ours, the `previousSessions` readers are asked (see {@link readPreviousSession}).
  * @throws SvelteKit's `error(503)` when the adapter fails while reading a database session (the
  *   store is down): logged as {@link AdapterError}; the cookie is kept, so the session is back
  *   once the store is.
@@ -69,11 +71,15 @@ export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please tr
  */
 export async function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
 	const value = getCookie(context, config);
-	if (!value) return null;
+	// No cookie of ours: only an app that lists previousSessions looks further (rule 7).
+	if (!value && !config.previousSessions) return null;
 	try {
-		const session =
-			config.strategy === 'jwt' ? await readJwtSession(context, config, value) : await readDatabaseSession(context, config, value);
-		if (!session) deleteSessionCookie(context, config);
+		const session = !value
+			? await readPreviousSession(context, config)
+			: config.strategy === 'jwt'
+				? await readJwtSession(context, config, value)
+				: await readDatabaseSession(context, config, value);
+		if (!session && value) deleteSessionCookie(context, config);
 		return session;
 	} catch (err) {
 		if (err instanceof AdapterError) {
@@ -163,6 +169,80 @@ async function moveLegacySession(config: ResolvedConfig, sessionToken: string, k
 	return { session, user: found.user };
 }
 
+/** What a `previousSessions` reader is given of the request and the config. */
+const previousContext = (context: SessionContext, config: ResolvedConfig): PreviousSessionContext => ({
+	cookies: context.cookies,
+	url: context.url,
+	adapter: config.adapter,
+	secrets: config.secrets
+});
+
+/**
+ * Rule 7 of docs/api.md#session-strategies: the request carries no session cookie of ours, and
+ * the app lists `previousSessions` (a switch from another library). Each reader in turn looks
+ * for its cookie; the first whose cookie signs someone in decides: that user continues as a
+ * session of our strategy ({@link continuePreviousSession}), read at once as ours is, then the
+ * previous cookie (and its stored session) is retired. A cookie that signs no one in is retired
+ * at once (so a bad cookie is read once) and the next reader asked. Null when none signs anyone in.
+ * @throws {AdapterError} a store failed: the previous cookie is kept for the next request, unless
+ *   the failure came after our session was set (deleting the previous row).
+ */
+async function readPreviousSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
+	for (const reader of config.previousSessions!) {
+		const previous = await reader.read(previousContext(context, config));
+		if (!previous) continue;
+		const value = previous.found ? await continuePreviousSession(context, config, previous.found) : undefined;
+		await previous.retire();
+		if (value === undefined) continue;
+		const session = config.strategy === 'jwt' ? await readJwtSession(context, config, value) : await readDatabaseSession(context, config, value);
+		if (!session) deleteSessionCookie(context, config);
+		return session;
+	}
+	return null;
+}
+
+/**
+ * Starts our session for whom a previous library's session signed in, and returns our cookie's
+ * value (undefined: no one to continue), across strategies:
+ * - JWT claims, `jwt` strategy: the same claims (custom ones included) with our own `iat`/`exp`
+ *   (now, now + `maxAge`); `email_verified: false` added when the adapter's record of `sub`
+ *   says the address is unproven, as at a sign-in.
+ * - JWT claims, `database` strategy: a new session row for `sub` when the adapter knows that
+ *   user, until now + `maxAge`; an unknown or missing `sub` signs no one in.
+ * - an adapter user, `database` strategy: a new row under a fresh token's hash, keeping the
+ *   previous session's `expires` (the reader retires the previous row: the old token, which sat
+ *   raw in the table, is not carried into our cookie).
+ * - an adapter user, `jwt` strategy: the claims a sign-in gives (`sub`, `name`, `email`,
+ *   `picture`), through the `jwt` callback with `{ token, user }` (no `account`, no `trigger`),
+ *   so a callback that copies fields of `user` into the token still does; null from it signs
+ *   no one in.
+ */
+async function continuePreviousSession(context: SessionContext, config: ResolvedConfig, found: PreviousIdentity): Promise<string | undefined> {
+	const now = epochSeconds();
+	if (found.kind === 'claims') {
+		const sub = typeof found.claims.sub === 'string' ? found.claims.sub : undefined;
+		if (config.strategy === 'database') {
+			const user = sub ? await need(config, 'getUser')(sub) : null;
+			return user ? startDatabaseSession(context, config, user.id, new Date((now + config.maxAge) * 1000)) : undefined;
+		}
+		const token: JWT = { ...found.claims };
+		if (token.email && (await unprovenAddress(config, sub))) token.email_verified = false;
+		const value = await encodeToken(token, config.secrets[0]!, config.maxAge, now);
+		setCookie(context, config, value, config.maxAge);
+		return value;
+	}
+	const { user } = found;
+	if (config.strategy === 'database') return startDatabaseSession(context, config, user.id, found.expires);
+	// `sub` is a string (RFC 7519 §4.1.2) even from an adapter with numeric ids (@auth/pg-adapter's SERIAL).
+	const defaults: JWT = { sub: String(user.id), name: user.name ?? null, email: user.email, picture: user.image ?? null };
+	if (user.email && !user.emailVerified) defaults.email_verified = false;
+	const token = config.callbacks.jwt ? await config.callbacks.jwt({ token: defaults, user }) : defaults;
+	if (!token) return undefined;
+	const value = await encodeToken(token, config.secrets[0]!, config.maxAge, now);
+	setCookie(context, config, value, config.maxAge);
+	return value;
+}
+
 /**
  * Starts a session for a signed-in user: an encrypted JWT cookie (after the `jwt` callback
  * with `trigger: 'signIn'`, the account and, for OAuth, the profile), or a database session row
@@ -179,10 +259,7 @@ export async function startSession(
 ): Promise<boolean> {
 	if (config.strategy === 'database') {
 		if (!user.id) throw new CallbackRouteError('The database strategy needs authorize() to return a user id.');
-		const sessionToken = randomSessionToken();
-		const expires = new Date(Date.now() + config.maxAge * 1000);
-		await need(config, 'createSession')({ sessionToken: storedSessionKey(sessionToken), userId: user.id, expires });
-		setCookie(context, config, sessionToken, config.maxAge);
+		await startDatabaseSession(context, config, user.id, new Date(Date.now() + config.maxAge * 1000));
 		return true;
 	}
 	const defaults: JWT = { sub: user.id, name: user.name, email: user.email, picture: user.image };
@@ -204,13 +281,31 @@ async function unprovenAddress(config: ResolvedConfig, userId: string | undefine
 	return stored ? !stored.emailVerified : false;
 }
 
+/**
+ * Stores a new database session of `userId` until `expires` under the hash of a fresh token
+ * ({@link storedSessionKey}) and sets the cookie to the token, which it returns.
+ * @throws {AdapterError} / {@link MissingAdapter} from `createSession`
+ */
+async function startDatabaseSession(context: SessionContext, config: ResolvedConfig, userId: string, expires: Date): Promise<string> {
+	const sessionToken = randomSessionToken();
+	await need(config, 'createSession')({ sessionToken: storedSessionKey(sessionToken), userId, expires });
+	setCookie(context, config, sessionToken, config.maxAge);
+	return sessionToken;
+}
+
 /** A database session's token: 32 bytes from the CSPRNG (256 bits), base64url. */
 function randomSessionToken(): string {
 	return randomBytes(32).toString('base64url');
 }
 
-/** Ends the session: deletes the cookie and, with the database strategy, the session row. */
+/**
+ * Ends the session: deletes the cookie and, with the database strategy, the session row; and
+ * the session cookie (and stored session) of a previous library (`previousSessions`) the
+ * browser still holds.
+ */
 export async function endSession(context: SessionContext, config: ResolvedConfig): Promise<void> {
+	// A previous library's session not read yet (no page asked for the session) ends too.
+	for (const reader of config.previousSessions ?? []) await (await reader.read(previousContext(context, config)))?.retire();
 	const value = deleteSessionCookie(context, config);
 	if (!value || config.strategy !== 'database') return;
 	config.sessionCache?.delete(value);

@@ -25,3 +25,12 @@ const STORED_KEY_PREFIX = 'sha256.';
 export function isLegacySessionToken(value: string): boolean {
 	return /^[\w-]{43}$/.test(value);
 }
+
+/**
+ * Whether a value has the shape of a stored key ({@link storedSessionKey}). A reader of another
+ * library's raw session tokens (`switch/authjs.ts`) refuses such a value, so that a row's key
+ * read from the table never signs anyone in when presented as a cookie.
+ */
+export function isStoredSessionKey(value: string): boolean {
+	return value.startsWith(STORED_KEY_PREFIX);
+}
