@@ -7,12 +7,20 @@
  * warns that both run, a regenerate writes nothing, and the built app (after sv's next steps for Better Auth's tables,
  * `npm run auth:schema` and `npm run db:push`) answers `/signin` and Better Auth's own endpoint. One install (the CLI's own, with npm).
  *
+ * Then issue 29 in the same app: a user registers with Better Auth (sv's demo page, in Chromium),
+ * `create-auth switch` runs, and the app passes svelte-check and builds with one auth hook; the
+ * same browser is still signed in (its Better Auth cookie replaced by ours) and the same password
+ * signs in on /signin.
+ *
  * Node 22: the app's better-sqlite3 (^13) needs it.
  */
 import fs from 'node:fs/promises';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, check, copyFixture, freePort, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
+import { launchBrowser, type Browser } from './harness/browser.js';
+import { submitCredentials } from './credentials-flow.js';
 import { node22, type NodeToolchain } from './harness/node.js';
 
 describe('an app set up by sv add drizzle better-auth', () => {
@@ -84,6 +92,10 @@ describe('an app set up by sv add drizzle better-auth', () => {
 
 	it('builds, and the built app answers /signin and Better Auth its own endpoint', async () => {
 		// sv's next steps for Better Auth: its Drizzle schema, then its tables (create-auth pushed only its own).
+		// sv's drizzle.config.ts has `strict: true`, which makes drizzle-kit ask before it creates them; a
+		// person answers at a terminal, and without one drizzle-kit exits 0 having created nothing.
+		const config = path.join(appDir, 'drizzle.config.ts');
+		await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('strict: true', 'strict: false'));
 		for (const script of ['auth:schema', 'db:push']) {
 			const step = await run('npm', ['run', script], { cwd: appDir, env: toolchain.env, timeout: 120_000 });
 			expect(step.exitCode, step.stdout + step.stderr).toBe(0);
@@ -98,5 +110,94 @@ describe('an app set up by sv add drizzle better-auth', () => {
 		const ok = await fetch(`${server.url}/api/auth/ok`);
 		expect(ok.status, server.output()).toBe(200);
 		expect(await ok.json()).toEqual({ ok: true });
+	});
+
+	// Issue 29: the same app, a user signed up with Better Auth in Chromium, then `create-auth switch`.
+	describe('then switched off Better Auth (create-auth switch)', () => {
+		let browser: Browser;
+		let switched: RunResult;
+		const email = 'bea@example.com';
+		const password = 'a password Better Auth took';
+
+		beforeAll(async () => {
+			browser = await launchBrowser();
+			// Better Auth's own demo page (sv's), its Register button: Better Auth signs the browser in.
+			const page = await browser.newPage();
+			await page.goto(`${server!.url}/demo/better-auth/login`);
+			await page.getByLabel('Email').fill(email);
+			await page.getByLabel('Password').fill(password);
+			await page.getByLabel('Name (for registration)').fill('Bea');
+			await page.getByRole('button', { name: 'Register' }).click();
+			await page.waitForURL(`${server!.url}/demo/better-auth`).catch(async (error: Error) => {
+				throw new Error(`${error.message}\n${await page.locator('body').innerText()}\n${server!.output()}`);
+			});
+			await page.close();
+			await server!.stop();
+			server = undefined;
+			switched = await runCli(appDir, ['switch'], { node: toolchain.node, env: toolchain.env });
+			await build(appDir, { env: toolchain.env });
+			server = await start(appDir, { port: await freePort(), env: toolchain.env });
+		});
+
+		afterAll(async () => {
+			await browser?.close();
+		});
+
+		it("copies Better Auth's user, password and signed-in session, and says so", async () => {
+			expect(switched.exitCode, switched.stdout + switched.stderr).toBe(0);
+			expect(switched.stdout).toContain("Copied Better Auth's 1 users, 1 passwords, 0 linked accounts and 1 signed-in sessions into create-auth's tables.");
+		});
+
+		it('leaves one auth hook: Better Auth\'s handle, module, demo and package are gone, and its endpoint with them', async () => {
+			const hooks = await read('src/hooks.server.ts');
+			expect(hooks).not.toContain('svelteKitHandler');
+			expect(hooks).toContain('export const handle = sequence(authentication, authorization);');
+			await expect(read('src/lib/server/auth.ts')).rejects.toThrow();
+			await expect(read('src/routes/demo/better-auth/login/+page.server.ts')).rejects.toThrow();
+			expect(JSON.parse(await read('package.json')).devDependencies).not.toHaveProperty('better-auth');
+			expect((await fetch(`${server!.url}/api/auth/ok`)).status).toBe(404);
+		});
+
+		it('passes svelte-check with 0 errors', async () => {
+			const result = await check(appDir, { env: toolchain.env });
+			expect(result.diagnostics.filter((diagnostic) => diagnostic.type === 'ERROR')).toEqual([]);
+			expect(result.errors).toBe(0);
+		});
+
+		it('keeps the browser signed in: its Better Auth cookie becomes a create-auth session, read once', async () => {
+			const page = await browser.newPage();
+			const response = await page.goto(`${server!.url}/account`);
+			expect(response?.status(), server!.output()).toBe(200);
+			expect(new URL(page.url()).pathname).toBe('/account');
+			expect(await page.content()).toContain(email);
+			const names = (await browser.context.cookies()).map(({ name }) => name);
+			expect(names).toContain('auth.session-token');
+			expect(names).not.toContain('better-auth.session_token');
+			await page.close();
+		});
+
+		it("signs the user in again with the same password, after signing out, and that sign-in rehashed Better Auth's hash into create-auth's", async () => {
+			const hashOf = () => {
+				const db = new Database(path.join(appDir, 'local.db'), { readonly: true });
+				try {
+					return (db.prepare('SELECT password_hash FROM auth_accounts WHERE providerAccountId = ?').get(email) as { password_hash: string }).password_hash;
+				} finally {
+					db.close();
+				}
+			};
+			expect(hashOf()).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
+			const page = await browser.newPage();
+			await page.goto(`${server!.url}/signout`);
+			await page.getByRole('button', { name: 'Sign out' }).click();
+			await page.waitForURL((url) => url.pathname !== '/signout');
+			await page.goto(`${server!.url}/signin`);
+			await submitCredentials(page, 'Sign in', email, password);
+			await page.waitForURL((url) => url.pathname === '/');
+			await page.goto(`${server!.url}/account`);
+			expect(new URL(page.url()).pathname).toBe('/account');
+			expect(await page.content()).toContain(email);
+			await page.close();
+			expect(hashOf()).toMatch(/^scrypt\$/);
+		});
 	});
 });

@@ -3,6 +3,7 @@ import { CliError } from './errors.js';
 import { featuresFor } from './features/index.js';
 import { findProvider, PROVIDERS } from './providers/index.js';
 import type { Descriptor, FeatureDescriptor, ProviderScaffold } from './providers/types.js';
+import { SWITCHABLE_LIBRARIES, type AuthLibraryId } from './existing-auth.js';
 
 /**
  * Session strategies of the spec: `jwt` (an encrypted cookie, the default) or `database` (a
@@ -32,6 +33,12 @@ export interface Answers {
 	protect: string[];
 	/** Where rate-limit counters live; manifests written before it existed read as `memory`. */
 	rateLimit: RateLimitStoreId;
+	/**
+	 * The auth library the app used before create-auth (`create-auth switch`), whose session
+	 * cookies the runtime still honours (`previousSessions` in `src/auth.ts`): at most one.
+	 * Absent (as in every manifest written before it existed): none.
+	 */
+	previous?: AuthLibraryId[];
 }
 
 /** Used for anything not given under `--yes` or without a TTY. */
@@ -58,7 +65,8 @@ export function splitList(value: string): string[] {
  *   `E_UNSUPPORTED_STRATEGY`, `E_UNKNOWN_ADAPTER`, `E_UNSUPPORTED_ADAPTER` (passkeys on an
  *   adapter without authenticators), `E_INVALID_PROTECT` (a prefix without a
  *   leading `/`, `/` itself, or one that would cover the sign-in pages),
- *   `E_UNKNOWN_RATE_LIMIT_STORE`
+ *   `E_UNKNOWN_RATE_LIMIT_STORE`, `E_SWITCH_UNSUPPORTED` (`previous` names more than one library, or
+ *   one `create-auth switch` does not move apps off)
  */
 export function validateAnswers(answers: Answers): Answers {
 	const known = PROVIDERS.map((provider) => provider.id).join(', ');
@@ -95,6 +103,10 @@ export function validateAnswers(answers: Answers): Answers {
 			`Unknown rate-limit store "${answers.rateLimit}".`,
 			'Known stores: memory (one server; the default), redis (several servers sharing the counters at REDIS_URL).'
 		);
+	}
+	const previous = answers.previous ?? [];
+	if (previous.length > 1 || previous.some((id) => !SWITCHABLE_LIBRARIES.includes(id))) {
+		throw new CliError('E_SWITCH_UNSUPPORTED', `create-auth honours the sessions of one previous library, one of ${SWITCHABLE_LIBRARIES.join(', ')}; not ${previous.join(', ')}.`);
 	}
 	return { ...answers, protect: answers.protect.map(normalizePrefix) };
 }

@@ -55,6 +55,13 @@ export async function main(argv: string[]): Promise<number> {
 		.action(async (id: string, options) => {
 			exitCode = await (await import('./commands/provider.js')).removeProvider(id, options);
 		});
+	writeOptions(program.command('switch'))
+		.description('Switch the app from Better Auth to create-auth: its users, passwords and signed-in browsers carry over.')
+		.option('--from <library>', 'the library to switch from, when the app has several (better-auth)')
+		.option('--strategy <strategy>', 'session strategy after the switch: database (default) or jwt')
+		.action(async (options) => {
+			exitCode = await (await import('./commands/switch.js')).switchApp(options);
+		});
 	withCwd(program.command('doctor'))
 		.description('Check the app: secrets, env keys, callback URLs, the adapter, pending steps, runtime edits. Exit 0 only when all is well.')
 		.option('--json', 'print the report as JSON (for CI)')

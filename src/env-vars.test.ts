@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ANSWERS } from './answers.js';
-import { authEnvVars, rateLimitEnvVars, REDIS_URL } from './env-vars.js';
+import { authEnvVars, featureEnvVars, REDIS_URL } from './env-vars.js';
 
 const keys = (answers = DEFAULT_ANSWERS) => authEnvVars(answers, 'secret').map((variable) => variable.key);
 
 describe('authEnvVars and the rate-limit store', () => {
 	it('adds no variable for the memory store', () => {
-		expect(rateLimitEnvVars({ rateLimit: 'memory' })).toEqual([]);
+		expect(featureEnvVars({ rateLimit: 'memory' })).toEqual([]);
 		expect(keys()).toEqual(['AUTH_SQLITE_FILE', 'EMAIL_SERVER', 'EMAIL_FROM', 'AUTH_SECRET', 'AUTH_SECRET_1', 'AUTH_TRUST_HOST', 'AUTH_URL']);
 	});
 
@@ -55,7 +55,8 @@ describe('authEnvVars and the rate-limit store', () => {
 			key: REDIS_URL,
 			description: expect.stringMatching(/^Redis holding the sign-in and sign-up rate-limit counters every server shares: redis:\/\//),
 			value: 'redis://127.0.0.1:6379',
-			example: 'redis://user:password@host:6379'
+			example: 'redis://user:password@host:6379',
+			hint: expect.stringContaining('Unset, src/auth uses a Redis on 127.0.0.1')
 		});
 	});
 });

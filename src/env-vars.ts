@@ -12,18 +12,21 @@ export interface AuthEnvVar {
 	value?: string;
 	/** What `.env.example` shows; never a secret. */
 	example: string;
+	/** A feature's variable: what `create-auth doctor` says to do when it is empty or missing. */
+	hint?: string;
 }
 
 export { REDIS_URL } from './features/rate-limit-redis.js';
 
 /** A descriptor's variable as `.env` gets it: empty unless it says what a first run writes. */
-const asAuthEnvVar = ({ key, description, value, example }: ProviderEnvVar): AuthEnvVar => ({ key, description, value: value ?? '', example: example ?? '' });
+const asAuthEnvVar = ({ key, description, value, example, hint }: ProviderEnvVar): AuthEnvVar => ({ key, description, value: value ?? '', example: example ?? '', ...(hint ? { hint } : {}) });
 
 /**
- * The variables the answers' features read (today the rate-limit store's: `REDIS_URL` for
- * `redis`, where a first run writes a local server's URL to `.env`; none for `memory`).
+ * The variables the answers' features read: the rate-limit store's `REDIS_URL` for `redis`
+ * (where a first run writes a local server's URL to `.env`), the previous library's secret after
+ * a switch (`BETTER_AUTH_SECRET`, kept as `.env` has it); none for the defaults.
  */
-export function rateLimitEnvVars(answers: Pick<Answers, 'rateLimit'>): AuthEnvVar[] {
+export function featureEnvVars(answers: Pick<Answers, 'rateLimit' | 'previous'>): AuthEnvVar[] {
 	return featuresFor(answers).flatMap(({ env }) => env.map(asAuthEnvVar));
 }
 
@@ -66,6 +69,6 @@ export function authEnvVars(answers: Answers, authSecret: string, databaseUrl?: 
 			description: 'The public URL of the app, when requests reach it on another origin (behind a proxy).',
 			example: ''
 		},
-		...rateLimitEnvVars(answers)
+		...featureEnvVars(answers)
 	].filter((variable, index, all) => all.findIndex(({ key }) => key === variable.key) === index);
 }

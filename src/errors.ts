@@ -25,7 +25,12 @@ export type CliErrorCode =
 	| 'E_DRIZZLE_MISSING'
 	| 'E_AUTH_FILE_TAKEN'
 	| 'E_DATABASE_UNREACHABLE'
-	| 'E_MIGRATION_FAILED';
+	| 'E_MIGRATION_FAILED'
+	| 'E_SWITCH_NO_TABLES'
+	| 'E_NOTHING_TO_SWITCH'
+	| 'E_SWITCH_WHICH'
+	| 'E_SWITCH_UNSUPPORTED'
+	| 'E_SWITCH_BLOCKED';
 
 /**
  * A failure caused by the user's input or project, as opposed to a bug. The top-level handler

@@ -145,8 +145,15 @@ describe('existingAuthNotice', () => {
 			'create-auth adds its own sign-in beside it and leaves these as they are.',
 			"Both hooks run on every request, and Better Auth's users cannot sign in",
 			"on /signin (create-auth's accounts are its own) until the app is switched",
-			'over to one of them.'
+			'over to one of them.',
+			'To switch it to create-auth instead, users, passwords and sessions with it:',
+			'  npx create-auth switch'
 		]);
+	});
+
+	it('says that a library create-auth cannot switch from is left as it is', () => {
+		const [lucia] = findAuthLibraries({ lucia: '3.2.0' }, {});
+		expect(existingAuthNotice(lucia!).split('\n').at(-1)).toBe('create-auth cannot switch an app from Lucia yet.');
 	});
 });
 

@@ -167,9 +167,15 @@ export function existingAuthNotice(library: FoundAuthLibrary): string {
 		'create-auth adds its own sign-in beside it and leaves these as they are.',
 		`Both hooks run on every request, and ${library.name}'s users cannot sign in`,
 		"on /signin (create-auth's accounts are its own) until the app is switched",
-		'over to one of them.'
+		'over to one of them.',
+		...(SWITCHABLE_LIBRARIES.includes(library.id)
+			? [`To switch it to create-auth instead, users, passwords and sessions with it:`, '  npx create-auth switch']
+			: [`create-auth cannot switch an app from ${library.name} yet.`])
 	].join('\n');
 }
+
+/** The libraries `create-auth switch` moves an app off (issue 29); the others wait for it. */
+export const SWITCHABLE_LIBRARIES: readonly AuthLibraryId[] = ['better-auth'];
 
 /**
  * The Auth.js configuration at the path of create-auth's own (`src/auth.ts` or `.js`, as Auth.js's

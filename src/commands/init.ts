@@ -3,7 +3,7 @@ import { adaptersFor, DATABASE_URL, findAdapter } from '../adapters.js';
 import { equivalentCommand, resolveAnswers, validateAnswers, type Answers } from '../answers.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
-import { authjsConfigAtOurPath, existingAuthNotice } from '../existing-auth.js';
+import { authjsConfigAtOurPath, existingAuthNotice, SWITCHABLE_LIBRARIES, type FoundAuthLibrary } from '../existing-auth.js';
 import { findProvider, PROVIDERS } from '../providers/index.js';
 import { loadApp, type LoadedApp } from './app.js';
 import { installStep, providerSteps, shownBase, writeApp, type WriteOptions } from './pipeline.js';
@@ -37,6 +37,7 @@ export async function init(options: InitOptions): Promise<number> {
 	const app = await loadApp(options.cwd);
 	if (interactive) prompts.intro('create-auth');
 	if (app.manifest) return again(app, options, interactive);
+	if (interactive && (await chooseSwitch(app))) return (await import('./switch.js')).switchApp({ ...options, from: undefined });
 	sayExistingAuth(app);
 	const adapters = adaptersFor(app.project);
 	const answers = validateAnswers(interactive ? await askMissing(options, adapters) : answersFromFlags(options, adapters));
@@ -87,13 +88,34 @@ function sayExistingAuth(app: LoadedApp): void {
 	for (const library of existing.libraries) prompts.log.warn(existingAuthNotice(library));
 }
 
+/**
+ * A person's choice, in an app whose auth library `create-auth switch` can move it off: switch
+ * now, or add create-auth beside the library (what an unattended run does).
+ * @returns true to switch
+ * @throws {CliError} `E_CANCELLED` when the prompt is cancelled
+ */
+async function chooseSwitch(app: LoadedApp): Promise<boolean> {
+	const switchable = (app.project.existingAuth?.libraries ?? []).filter(({ id }) => SWITCHABLE_LIBRARIES.includes(id));
+	if (switchable.length !== 1) return false;
+	const [{ name }] = switchable as [FoundAuthLibrary];
+	const choice = await prompts.select({
+		message: `This app uses ${name}: switch it to create-auth, or add create-auth beside it?`,
+		options: [
+			{ value: 'switch', label: `Switch the app from ${name}`, hint: 'users, passwords, sessions carry over' },
+			{ value: 'beside', label: `Add create-auth beside ${name}`, hint: 'both run' }
+		]
+	});
+	if (prompts.isCancel(choice)) throw new CliError('E_CANCELLED', 'Cancelled. Nothing was changed.');
+	return choice === 'switch';
+}
+
 /** `create-auth` in an app that has a manifest: see {@link init}. */
 async function again(app: LoadedApp, options: InitOptions, interactive: boolean): Promise<number> {
 	const recorded = app.manifest!.answers;
 	const summary = `create-auth ${app.manifest!.version} set up this app (providers: ${recorded.providers.join(', ')}).`;
 	if (!interactive) {
 		const given = answersFromFlags(options, adaptersFor(app.project));
-		const differs = (Object.keys(given) as Array<keyof Answers>).filter(
+		const differs = (Object.keys(given) as Array<keyof GivenAnswers>).filter(
 			(key) => options[key] !== undefined && JSON.stringify(given[key]) !== JSON.stringify(recorded[key])
 		);
 		if (differs.length > 0) {

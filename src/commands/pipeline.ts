@@ -7,7 +7,7 @@ import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
 import { loadFormatter, type Formatter } from '../format.js';
 import { installDependencies } from '../install.js';
 import { missingNode } from '../kit.js';
-import { MANIFEST_PATH } from '../manifest.js';
+import { MANIFEST_PATH, parseManifest, type Manifest } from '../manifest.js';
 import { planInit, type FileOperation, type Plan } from '../plan.js';
 import { findProvider } from '../providers/index.js';
 import type { Project } from '../project.js';
@@ -25,6 +25,15 @@ export interface WriteOptions {
 	/** `--database-url`: DATABASE_URL for `.env`, when it has none. */
 	databaseUrl?: string;
 }
+
+/**
+ * Changes to the app's own files made before create-auth's plan (a switch: the previous
+ * library's hook taken out, its modules deleted), app-relative path → the file's text on disk
+ * (`previous`, undefined when absent) and its text after the change (`content`, undefined to
+ * delete). The plan is made over the changed files; each is written, and journaled, as one
+ * operation from `previous`, together with the plan's.
+ */
+export type PriorEdits = Record<string, { previous: string | undefined; content: string | undefined }>;
 
 /** What {@link writeApp} did, for the command's closing lines. */
 export interface WriteOutcome {
@@ -47,7 +56,17 @@ export interface WriteOutcome {
 export async function writeApp(
 	{ project }: LoadedApp,
 	answers: Answers,
-	options: WriteOptions & { restore?: string[] }
+	options: WriteOptions & {
+		restore?: string[];
+		/** Made before the plan: see {@link PriorEdits}. */
+		priorEdits?: PriorEdits;
+		/**
+		 * Runs after the files are written and the dependencies installed, before the run is
+		 * committed, given the app as written; when it throws, every file is restored and the error
+		 * rethrown. The caller then makes the auth tables itself (no `migrateAfterWrite`).
+		 */
+		beforeCommit?: (written: LoadedApp) => Promise<void>;
+	}
 ): Promise<WriteOutcome> {
 	const [templates, runtime, tool, format] = await Promise.all([
 		loadTemplates(),
@@ -55,19 +74,23 @@ export async function writeApp(
 		loadToolPackage(),
 		loadFormatter(project.root)
 	]);
-	const planFor = (state: Project, formatter: Formatter | undefined) =>
-		planInit({
-			project: state,
-			answers,
-			tool,
-			templates,
-			runtime,
-			authSecret: randomBytes(32).toString('base64url'),
-			databaseUrl: options.databaseUrl,
-			restore: options.restore,
-			format: formatter
-		});
-	const plan = await planFor(project, format);
+	// The prior edits go into the first plan only: a later one (the late formatting) starts from the files as written.
+	const planFor = async (state: Project, formatter: Formatter | undefined, prior: PriorEdits = {}) =>
+		withPriorEdits(
+			await planInit({
+				project: withEdits(state, prior),
+				answers,
+				tool,
+				templates,
+				runtime,
+				authSecret: randomBytes(32).toString('base64url'),
+				databaseUrl: options.databaseUrl,
+				restore: options.restore,
+				format: formatter
+			}),
+			prior
+		);
+	const plan = await planFor(project, format, options.priorEdits);
 	const exitCode = plan.conflicts.length > 0 ? 1 : 0;
 	if (options.dryRun) {
 		await printDryRun(plan);
@@ -112,6 +135,14 @@ export async function writeApp(
 				throw error;
 			}
 		}
+		if (options.beforeCommit) {
+			try {
+				await options.beforeCommit({ project: withOperations(project, plan.operations), manifest: writtenManifest(plan) });
+			} catch (error) {
+				await applied.rollback();
+				throw error;
+			}
+		}
 		await applied.commit();
 		const written = plan.operations.map((o) => `  ${o.content === undefined ? '-' : o.previous === undefined ? '+' : '~'} ${o.path}`);
 		prompts.log.success(`Wrote ${plan.operations.length} files:\n${written.join('\n')}`);
@@ -132,7 +163,7 @@ export async function writeApp(
 				operation.content !== undefined &&
 				(/\/server\/auth\/adapters\/migrations\//.test(operation.path) || (findAdapter(answers.adapter)?.drizzle && operation.path === project.drizzle?.schema))
 		);
-		if (migrations && !neededNode && (installNow || !dependenciesChanged)) await migrateAfterWrite(project.root);
+		if (migrations && !options.beforeCommit && !neededNode && (installNow || !dependenciesChanged)) await migrateAfterWrite(project.root);
 		return { plan, neededNode, installLeft: dependenciesChanged && !installNow, exitCode };
 	} finally {
 		process.off('SIGINT', cancel);
@@ -161,6 +192,36 @@ export function installStep(project: Pick<Project, 'packageManager' | 'installRo
 
 /** The app's `paths.base` as printed paths show it (`Project.base`): as is, or `<paths.base>` when only the build knows it. */
 export const shownBase = (base: string | null): string => base ?? '<paths.base>';
+
+/** The project as {@link PriorEdits} leave it, for planning: the files it holds and package.json changed. */
+function withEdits(project: Project, prior: PriorEdits): Project {
+	const files = { ...project.files };
+	let { packageJson } = project;
+	for (const [file, { content }] of Object.entries(prior)) {
+		if (file === 'package.json') packageJson = content ?? packageJson;
+		else if (file in files) files[file] = content;
+	}
+	return { ...project, files, packageJson };
+}
+
+/**
+ * A plan made over {@link withEdits}' project, as operations on the files as they are: each
+ * operation on an edited file replaces its text on disk, and each edited file the plan does not
+ * write gets an operation of its own (a deletion, say).
+ */
+function withPriorEdits(plan: Plan, prior: PriorEdits): Plan {
+	const operations = plan.operations.map((operation) => (operation.path in prior ? { ...operation, previous: prior[operation.path]!.previous } : operation));
+	const planned = new Set(operations.map((operation) => operation.path));
+	for (const [file, { previous, content }] of Object.entries(prior)) {
+		if (!planned.has(file) && previous !== content) operations.push({ path: file, strategy: 'patch', content, previous });
+	}
+	return { ...plan, operations: operations.filter((operation) => operation.content !== operation.previous) };
+}
+
+/** The manifest a plan writes. */
+function writtenManifest(plan: Plan): Manifest | undefined {
+	return parseManifest(plan.operations.find((operation) => operation.path === MANIFEST_PATH)?.content);
+}
 
 /** The project as it is once `operations` are written (for a plan made right after them). */
 function withOperations(project: Project, operations: readonly FileOperation[]): Project {

@@ -1,7 +1,7 @@
 import { resolveAnswers, type Answers } from '../answers.js';
 import { parseModule, walk } from '../edits/ast.js';
 import { declaredVariables } from '../edits/env-module.js';
-import { authEnvVars, rateLimitEnvVars } from '../env-vars.js';
+import { authEnvVars, featureEnvVars } from '../env-vars.js';
 import { MAIL_ENV } from '../providers/email.js';
 import { lookupEnv, type Check, type EnvSources } from './check.js';
 
@@ -28,19 +28,20 @@ export function missingEnvChecks(input: { answers: Answers; env: EnvSources }): 
 				hint: `Fill it in .env; sign-in with ${scaffold.label} fails until it is set.`
 			}));
 	});
-	const store = rateLimitEnvVars(input.answers);
-	const rateLimit = store
+	const features = featureEnvVars(input.answers);
+	const featureChecks = features
 		.filter(({ key }) => !lookupEnv(input.env, key))
-		.map(({ key, description }): Check => ({
+		.map(({ key, description, hint }): Check => ({
 			id: `env-missing:${key}`,
 			status: 'warn',
 			message: `${key} is empty or missing in .env: ${description}`,
-			hint: 'Set it in .env and in the production environment. Unset, src/auth uses a Redis on 127.0.0.1, and sign-ins and sign-ups are refused while none answers.'
+			hint: hint ?? 'Set it in .env and in the production environment.'
 		}));
-	const checks = [...providers, ...rateLimit];
+	const checks = [...providers, ...featureChecks];
 	const mail = mailCheck(input);
 	if (checks.length > 0) return [...checks, ...mail];
-	const readers = store.length > 0 ? 'the providers and the rate-limit store' : 'the providers';
+	const labels = resolveAnswers(input.answers).features.filter(({ env }) => env.length > 0).map(({ label }) => label);
+	const readers = ['the providers', ...labels].join(' and ');
 	return [{ id: 'env-missing', status: 'ok', message: `Every variable ${readers} read is set.` }, ...mail];
 }
 

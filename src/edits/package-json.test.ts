@@ -6,8 +6,23 @@ import {
 	allowNpmScripts,
 	allowPnpmBuilds,
 	allowPnpmWorkspaceBuilds,
+	removeDependencies,
 	trustBunDependencies
 } from './package-json.js';
+
+describe('removeDependencies', () => {
+	it('removes the packages from either section and keeps indentation, order and the rest', () => {
+		const source = '{\n  "name": "app",\n  "dependencies": {\n    "better-sqlite3": "^13.0.2"\n  },\n  "devDependencies": {\n    "auth": "1.7.7",\n    "better-auth": "1.7.7",\n    "vite": "^8.0.16"\n  }\n}\n';
+		expect(removeDependencies(source, ['better-auth', 'auth', 'lucia'])).toBe(
+			'{\n  "name": "app",\n  "dependencies": {\n    "better-sqlite3": "^13.0.2"\n  },\n  "devDependencies": {\n    "vite": "^8.0.16"\n  }\n}\n'
+		);
+	});
+
+	it('returns the text unchanged when none of the packages is declared', () => {
+		const source = '{\n\t"devDependencies": { "vite": "^8" }\n}';
+		expect(removeDependencies(source, ['better-auth'])).toBe(source);
+	});
+});
 
 describe('addDependencies', () => {
 	it('adds missing packages sorted, keeping tab indentation and the final newline', () => {

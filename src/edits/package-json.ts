@@ -33,6 +33,42 @@ export function addDependencies(
 }
 
 /**
+ * Removes packages from `dependencies` and `devDependencies` (a section left empty stays, empty),
+ * keeping the file's indentation, final newline and every other key as it was.
+ *
+ * @param source package.json text (already validated as JSON by project detection)
+ * @param names the packages to remove; those the app does not declare are ignored
+ * @returns the new text, or `source` unchanged when none is declared
+ */
+export function removeDependencies(source: string, names: readonly string[]): string {
+	const manifest = JSON.parse(source) as Record<string, unknown>;
+	let changed = false;
+	for (const section of ['dependencies', 'devDependencies']) {
+		const declared = manifest[section];
+		if (!declared || typeof declared !== 'object') continue;
+		const kept = Object.entries(declared).filter(([name]) => !names.includes(name));
+		if (kept.length === Object.keys(declared).length) continue;
+		manifest[section] = Object.fromEntries(kept);
+		changed = true;
+	}
+	return changed ? serialize(manifest, source) : source;
+}
+
+/**
+ * Removes the `scripts` entries whose command `dead` picks, keeping everything else as it was.
+ * @returns the new text, or `source` unchanged when none is picked
+ */
+export function removeScripts(source: string, dead: (command: string) => boolean): string {
+	const manifest = JSON.parse(source) as Record<string, unknown>;
+	const scripts = manifest.scripts;
+	if (!scripts || typeof scripts !== 'object') return source;
+	const kept = Object.entries(scripts as Record<string, unknown>).filter(([, command]) => typeof command !== 'string' || !dead(command));
+	if (kept.length === Object.keys(scripts).length) return source;
+	manifest.scripts = Object.fromEntries(kept);
+	return serialize(manifest, source);
+}
+
+/**
  * Maps Node subpath imports (package.json `imports`, such as `"#lib/*": "./src/lib/*"`) that
  * the app does not map yet; an entry it has is kept as it is.
  *

@@ -1,15 +1,16 @@
-import type { FeatureDescriptor } from '../providers/types.js';
+import type { FeatureAnswers, FeatureDescriptor } from '../providers/types.js';
 import { rateLimitRedis } from './rate-limit-redis.js';
+import { sessionsFromBetterAuth } from './sessions-from-better-auth.js';
 
 /**
  * Every feature the CLI can scaffold: descriptors chosen by answers other than the providers,
  * in the order their sections appear (after the providers').
  */
-export const FEATURES: readonly FeatureDescriptor[] = [rateLimitRedis];
+export const FEATURES: readonly FeatureDescriptor[] = [rateLimitRedis, sessionsFromBetterAuth];
 
 /** The features these answers choose, in {@link FEATURES} order. */
-export function featuresFor(answers: { rateLimit: string }): FeatureDescriptor[] {
+export function featuresFor(answers: FeatureAnswers): FeatureDescriptor[] {
 	return FEATURES.filter((feature) => feature.chosen(answers));
 }
 
-export type { FeatureDescriptor } from '../providers/types.js';
+export type { FeatureAnswers, FeatureDescriptor } from '../providers/types.js';

@@ -11,6 +11,7 @@ export const REDIS_URL = 'REDIS_URL';
  */
 export const rateLimitRedis: FeatureDescriptor = {
 	id: 'rate-limit-redis',
+	label: 'the rate-limit store',
 	chosen: (answers) => answers.rateLimit === 'redis',
 	imports: [{ names: '{ redisRateLimitStore }', module: 'server/auth/rate-limit-redis' }],
 	env: [
@@ -18,7 +19,8 @@ export const rateLimitRedis: FeatureDescriptor = {
 			key: REDIS_URL,
 			description: 'Redis holding the sign-in and sign-up rate-limit counters every server shares: redis://user:password@host:6379 (rediss:// for TLS)',
 			value: 'redis://127.0.0.1:6379',
-			example: 'redis://user:password@host:6379'
+			example: 'redis://user:password@host:6379',
+			hint: 'Set it in .env and in the production environment. Unset, src/auth uses a Redis on 127.0.0.1, and sign-ins and sign-ups are refused while none answers.'
 		}
 	],
 	routes: [],

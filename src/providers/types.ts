@@ -7,6 +7,8 @@ export interface ProviderEnvVar {
 	value?: string;
 	/** What `.env.example` shows (never a secret); default empty. */
 	example?: string;
+	/** A feature's variable: what `create-auth doctor` says to do when it is empty or missing. */
+	hint?: string;
 }
 
 /** One import `src/auth.ts` needs: `import <names> from '<lib module>'`. */
@@ -117,12 +119,20 @@ export interface ProviderScaffold extends Descriptor {
 	tryLocally?: string;
 }
 
+/** The answers a feature is chosen by (`Answers` in answers.ts, which imports this module). */
+export interface FeatureAnswers {
+	rateLimit: string;
+	previous?: readonly string[];
+}
+
 /**
  * A feature: a {@link Descriptor} chosen by an answer other than the providers (the Redis
  * rate-limit store by `--rate-limit redis`). Its config entries are the partial
  * `templates/features/<id>/auth/config.hbs` when it lists `auth/config` in its sections.
  */
 export interface FeatureDescriptor extends Descriptor {
+	/** What it is, in a sentence's words: `the rate-limit store`. */
+	label: string;
 	/** Whether these answers choose it. */
-	chosen(answers: { rateLimit: string }): boolean;
+	chosen(answers: FeatureAnswers): boolean;
 }

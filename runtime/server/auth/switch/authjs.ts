@@ -1,10 +1,10 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { hkdfSync } from 'node:crypto';
-import type { Cookies } from '@sveltejs/kit';
 import { decodeProtectedHeader, errors, jwtDecrypt } from 'jose';
 import { adapterMethod } from '../adapters/methods.js';
 import type { Adapter } from '../adapters/types.js';
 import { isStoredSessionKey } from '../session/stored-key.js';
+import { previousSession } from './cookies.js';
 import type { PreviousIdentity, PreviousSession, PreviousSessionContext, PreviousSessions } from './types.js';
 
 /** Options of {@link authjsSessions}. */
@@ -115,15 +115,6 @@ function valueOf(found: { name: string; value: string }[], name: string): string
 	return values.join('');
 }
 
-/** Deletes each of `names` with the attributes Auth.js set them with (`Path=/`, HttpOnly, Lax; `Secure` where it must be). */
-function deleteCookies(cookies: Cookies, url: URL, names: readonly string[]): void {
-	for (const name of names) {
-		// A `__Secure-` cookie is deleted only by a Secure Set-Cookie; over http a Secure one is refused.
-		const secure = name.startsWith('__Secure-') || name.startsWith('__Host-') || url.protocol === 'https:';
-		cookies.delete(name, { path: '/', httpOnly: true, sameSite: 'lax', secure });
-	}
-}
-
 /**
  * The user of an Auth.js database session: its cookie holds the session token, stored as it is
  * in the adapter's sessions table (`sessionToken`), which the app's `@auth/*` adapter still
@@ -184,14 +175,7 @@ export function authjsSessions(options: AuthjsSessionsOptions = {}): PreviousSes
 				if (found) break;
 			}
 			const retired = present.flatMap((p) => p.cookies.map((c) => c.name));
-			return {
-				found,
-				async retire() {
-					deleteCookies(context.cookies, context.url, retired);
-					const deleteSession = adapterMethod(context.adapter, 'deleteSession');
-					for (const row of rows) await deleteSession?.(row);
-				}
-			};
+			return previousSession(context, found, retired, rows);
 		}
 	};
 }

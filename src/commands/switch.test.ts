@@ -1,0 +1,127 @@
+import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { betterAuth } from 'better-auth';
+import { getMigrations } from 'better-auth/db/migration';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { SQLiteAdapter } from '../../runtime/server/auth/adapters/sqlite.js';
+import { storedSessionKey } from '../../runtime/server/auth/session/stored-key.js';
+import { captureStdout } from '../test/stdout.js';
+import { regenerate } from './regenerate.js';
+import { switchApp } from './switch.js';
+
+// `create-auth switch` as the binary runs it, in this process, on copies of the fixture made by
+// `sv add drizzle better-auth` (sv 0.17.1). The e2e test (e2e/switch-better-auth.test.ts) runs it
+// in a built app with a browser; here: the plan, the refusals, the rollback, and one whole run
+// over the repository's own node_modules (drizzle-kit, better-sqlite3).
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const fixturePath = (name: string) => path.join(repoRoot, 'e2e/fixtures', name);
+const stdout = captureStdout();
+
+async function appFrom(fixture: string): Promise<string> {
+	const dir = await mkdtemp(path.join(tmpdir(), 'create-auth-switch-'));
+	onTestFinished(() => rm(dir, { recursive: true, force: true }));
+	await cp(fixturePath(fixture), dir, { recursive: true });
+	return dir;
+}
+
+/** Every file below `root` (node_modules aside) with its text and modification time. */
+async function snapshot(root: string): Promise<Record<string, { text: string; mtime: number }>> {
+	const out: Record<string, { text: string; mtime: number }> = {};
+	for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+		const file = path.join(entry.parentPath, entry.name);
+		if (!entry.isFile() || path.relative(root, file).startsWith('node_modules')) continue;
+		out[path.relative(root, file)] = { text: await readFile(file, 'utf8'), mtime: (await stat(file)).mtimeMs };
+	}
+	return out;
+}
+
+const SECRET = 'fe8e109e-9221-4ad1-9746-9891d8bf4c95';
+
+/** Better Auth's tables in the app's local.db, made by Better Auth itself, with one user signed up. */
+async function signUpWithBetterAuth(app: string) {
+	const db = new Database(path.join(app, 'local.db'));
+	onTestFinished(() => void db.close());
+	const auth = betterAuth({ database: db, secret: SECRET, baseURL: 'http://localhost:5173', emailAndPassword: { enabled: true }, logger: { disabled: true } });
+	await (await getMigrations(auth.options)).runMigrations();
+	const response = await auth.api.signUpEmail({ body: { email: 'ann@example.com', password: 'correct horse battery staple', name: 'Ann' }, returnHeaders: true });
+	const cookie = /better-auth\.session_token=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')![1]!;
+	return { db, id: response.response.user.id, token: decodeURIComponent(cookie).split('.')[0]! };
+}
+
+describe('create-auth switch', { timeout: 60_000 }, () => {
+	it('--dry-run: says what it found, what carries over and what goes, and writes nothing', async () => {
+		const app = await appFrom('kit2-better-auth');
+		const before = await snapshot(app);
+		expect(await switchApp({ cwd: app, dryRun: true })).toBe(0);
+		expect(await snapshot(app)).toEqual(before);
+		const text = stdout.text;
+		expect(text).toContain('Better Auth is set up in this app:');
+		expect(text).toContain('create-auth takes its place: credentials; database sessions; drizzle.');
+		expect(text).toContain("Passwords: Better Auth's hashes, rehashed at each user's next sign-in.");
+		expect(text).toContain('  src/routes/demo/better-auth/login/+page.server.ts');
+		expect(text).toContain('- src/lib/server/auth.ts (deleted)');
+		expect(text).toContain('+ src/lib/server/auth/switch/better-auth.ts (new');
+		expect(text).toContain("copy Better Auth's users, accounts and sessions");
+	});
+
+	it('refuses while app code still uses Better Auth, naming the file, and writes nothing (E_SWITCH_BLOCKED); a dry run lists it and exits 1', async () => {
+		const app = await appFrom('kit2-better-auth');
+		await writeFile(path.join(app, 'src/routes/+layout.server.ts'), 'export const load = ({ locals }) => ({ user: locals.user });\n');
+		const before = await snapshot(app);
+		await expect(switchApp({ cwd: app, install: false })).rejects.toMatchObject({ code: 'E_SWITCH_BLOCKED', message: expect.stringContaining('src/routes/+layout.server.ts reads locals.user') });
+		expect(await switchApp({ cwd: app, dryRun: true })).toBe(1);
+		expect(stdout.text).toContain('The switch cannot run yet:');
+		expect(await snapshot(app)).toEqual(before);
+	});
+
+	it('says so in an app without another library (E_NOTHING_TO_SWITCH), and for a library the app does not have (E_SWITCH_WHICH)', async () => {
+		await expect(switchApp({ cwd: await appFrom('kit2-ts'), dryRun: true })).rejects.toMatchObject({ code: 'E_NOTHING_TO_SWITCH' });
+		await expect(switchApp({ cwd: await appFrom('kit2-better-auth'), dryRun: true, from: 'lucia' })).rejects.toMatchObject({ code: 'E_SWITCH_WHICH' });
+	});
+
+	it('restores every file when the copy fails after the files were written (the database holds no Better Auth tables)', async () => {
+		const app = await appFrom('kit2-better-auth');
+		await symlink(path.join(repoRoot, 'node_modules'), path.join(app, 'node_modules'), 'dir');
+		const texts = async () => Object.fromEntries(Object.entries(await snapshot(app)).map(([file, { text }]) => [file, text]));
+		const before = await texts();
+		await expect(switchApp({ cwd: app, install: false })).rejects.toMatchObject({ code: 'E_SWITCH_NO_TABLES' });
+		const after = await texts();
+		// drizzle-kit made the database file and create-auth's tables in it; every file of the app holds what it held (restored).
+		delete after['local.db'];
+		expect(after).toEqual(before);
+	});
+
+	it("switches: Better Auth's hook, module and demo go, create-auth is set up, and its user and session are in create-auth's tables", async () => {
+		const app = await appFrom('kit2-better-auth');
+		await symlink(path.join(repoRoot, 'node_modules'), path.join(app, 'node_modules'), 'dir');
+		const ann = await signUpWithBetterAuth(app);
+		expect(await switchApp({ cwd: app, install: false })).toBe(0);
+		expect(stdout.text).toContain("Copied Better Auth's 1 users, 1 passwords, 0 linked accounts and 1 signed-in sessions into create-auth's tables.");
+		const read = (file: string) => readFile(path.join(app, file), 'utf8').catch(() => undefined);
+		expect(await read('src/lib/server/auth.ts')).toBeUndefined();
+		expect(await read('src/routes/demo/better-auth/+page.server.ts')).toBeUndefined();
+		const hooks = (await read('src/hooks.server.ts'))!;
+		expect(hooks).not.toContain('svelteKitHandler');
+		expect(hooks).toContain('export const handle = sequence(authentication, authorization);');
+		expect(await read('src/auth.ts')).toContain('previousSessions: [betterAuthSessions({ secret: env.BETTER_AUTH_SECRET })]');
+		expect(await read('src/auth.ts')).toContain("from '$lib/server/auth';");
+		expect(await read('src/app.d.ts')).not.toContain('better-auth');
+		expect(JSON.parse((await read('package.json'))!).devDependencies).not.toHaveProperty('better-auth');
+		expect(await read('.env')).toContain(`BETTER_AUTH_SECRET="${SECRET}"`);
+		const manifest = JSON.parse((await read('.create-auth/manifest.json'))!);
+		expect(manifest.answers).toMatchObject({ providers: ['credentials'], strategy: 'database', adapter: 'drizzle', previous: ['better-auth'] });
+
+		const adapter = SQLiteAdapter({ database: ann.db });
+		expect(await adapter.getUserByEmail('ann@example.com')).toMatchObject({ id: ann.id, name: 'Ann' });
+		expect((await adapter.getSessionAndUser(storedSessionKey(ann.token)))?.user.id).toBe(ann.id);
+
+		// The switch is remembered: a regenerate keeps Better Auth's sessions honoured and writes nothing; there is nothing left to switch from.
+		stdout.clear();
+		expect(await regenerate({ cwd: app, install: false })).toBe(0);
+		expect(stdout.text).toContain('Nothing to write: the app is up to date.');
+		await expect(switchApp({ cwd: app, dryRun: true })).rejects.toMatchObject({ code: 'E_NOTHING_TO_SWITCH' });
+	});
+});

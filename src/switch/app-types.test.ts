@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { addAppTypes } from '../edits/app-types.js';
+import { removeLibraryTypes } from './app-types.js';
+
+/** src/app.d.ts as `sv add drizzle better-auth` (sv 0.17.1) wrote it. */
+const SV_BETTER_AUTH = await readFile(new URL('../../e2e/fixtures/kit2-better-auth/src/app.d.ts', import.meta.url), 'utf8');
+
+describe('removeLibraryTypes', () => {
+	it("takes Better Auth's type import and the Locals members typed with it out of sv's app.d.ts, and nothing else", () => {
+		const result = removeLibraryTypes(SV_BETTER_AUTH, ['better-auth']);
+		expect(result.removed).toEqual(['user', 'session']);
+		expect(result.content).toBe(SV_BETTER_AUTH.replace("import type { User, Session } from 'better-auth';\n\n", '').replace('interface Locals { user?: User; session?: Session }', 'interface Locals {}'));
+		// create-auth's own edit then types Locals with its Session under its own name.
+		const typed = addAppTypes(result.content, '$lib/auth').content;
+		expect(typed).toContain('auth(): Promise<Session | null>;');
+		expect(typed).not.toContain('AuthSession');
+	});
+
+	it('removes members one a line, with their separators, and keeps the app\'s own', () => {
+		const source = `import type { Session as BetterSession } from 'better-auth/types';
+import type { Theme } from '$lib/theme';
+
+declare global {
+	namespace App {
+		interface Locals {
+			session?: BetterSession;
+			theme: Theme;
+		}
+	}
+}
+
+export {};
+`;
+		const result = removeLibraryTypes(source, ['better-auth']);
+		expect(result.content).toBe(`import type { Theme } from '$lib/theme';
+
+declare global {
+	namespace App {
+		interface Locals {
+			theme: Theme;
+		}
+	}
+}
+
+export {};
+`);
+	});
+
+	it('leaves a file using the types elsewhere for the user, with the manual step', () => {
+		const source = "import type { User } from 'better-auth';\ndeclare global { namespace App { interface PageData { users: User[] } } }\nexport type Admin = User & { admin: true };\n";
+		const result = removeLibraryTypes(source, ['better-auth']);
+		expect(result.content).toBe(source);
+		expect(result.pending).toContain('used beyond App.Locals');
+	});
+
+	it('returns a file that imports nothing of the library unchanged', () => {
+		const source = 'declare global { namespace App {} }\nexport {};\n';
+		expect(removeLibraryTypes(source, ['better-auth'])).toEqual({ content: source, removed: [] });
+	});
+});

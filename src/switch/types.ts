@@ -1,0 +1,32 @@
+import type { Answers } from '../answers.js';
+import type { FoundAuthLibrary } from '../existing-auth.js';
+import type { DataDialect } from './better-auth-data.js';
+
+/**
+ * What switching an app from its auth library to create-auth takes (`create-auth switch`, issue
+ * 29), worked out before anything is written: a pure function of the app's files per library
+ * (`switch/<library>.ts`).
+ */
+export interface LibrarySwitch {
+	library: FoundAuthLibrary;
+	/** What create-auth sets up: the library's sign-in methods mapped to providers, `previous` naming the library. */
+	answers: Answers;
+	/**
+	 * The app's own files as the switch leaves them before create-auth's plan runs over them,
+	 * app-relative path → new text, undefined to delete: the library's hook taken out of
+	 * `src/hooks.server.ts`, its types out of `src/app.d.ts`, its packages out of package.json,
+	 * its modules and demo routes deleted.
+	 */
+	edits: Record<string, string | undefined>;
+	/** What carries over, one line each, for the summary. */
+	carried: string[];
+	/** What does not, one line each. */
+	left: string[];
+	/**
+	 * Why the switch cannot run as the app is (a sign-in method create-auth lacks, app code that
+	 * still uses the library), one line each naming the file or option; empty when it can.
+	 */
+	blockers: string[];
+	/** Where the library's rows are, for the copy after the install; undefined: nothing to copy. */
+	dialect?: DataDialect;
+}
