@@ -56,6 +56,18 @@ describe('planBetterAuthSwitch', () => {
 		]);
 	});
 
+	it("refuses an app whose Better Auth data the app's Drizzle db does not reach, or whose create-auth keeps users elsewhere", async () => {
+		const { project, sources, library } = await fixture();
+		const withoutDrizzle = planBetterAuthSwitch({ ...project, drizzle: undefined }, undefined, library, sources, {});
+		expect(withoutDrizzle.blockers).toEqual([expect.stringContaining('this app has no Drizzle setup')]);
+		const manifest = { version: '0.2.0', answers: { providers: ['github'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'], rateLimit: 'memory' }, files: {}, pending: [] } as const;
+		const beside = planBetterAuthSwitch(project, structuredClone(manifest) as never, library, sources, {});
+		expect(beside.blockers).toEqual([expect.stringContaining('with the sqlite adapter')]);
+		// The recorded answers are kept, with Better Auth's sign-in methods added.
+		expect(beside.answers.providers).toEqual(['github', 'credentials']);
+		expect(beside.answers.strategy).toBe('jwt');
+	});
+
 	it('maps social providers create-auth has, refuses the others and plugins that change sign-in, and keeps a chosen strategy', async () => {
 		const config = `import { betterAuth } from 'better-auth';
 import { twoFactor } from 'better-auth/plugins';

@@ -1,6 +1,5 @@
 import type { CallExpression, Expression, ObjectExpression, ObjectProperty } from '@babel/types';
 import { DEFAULT_ANSWERS, type Answers, type Strategy } from '../answers.js';
-import type { AdapterId } from '../adapters.js';
 import { parseModule, unwrapExpression, walk } from '../edits/ast.js';
 import { removeDependencies, removeScripts } from '../edits/package-json.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
@@ -89,18 +88,13 @@ function valueOf(object: ObjectExpression, key: string): Expression | undefined 
 	return property ? unwrapExpression(property.value as Expression) : undefined;
 }
 
-/** The adapter create-auth keeps the users in: the app's Drizzle `db` where it has one (sv's Better Auth apps do), else the dialect's own. */
-function adapterFor(project: Project, dialect: DataDialect | undefined): AdapterId | undefined {
-	if (project.drizzle) return 'drizzle';
-	return dialect;
-}
-
 /**
  * Plans the switch of an app from Better Auth (issue 29): see {@link LibrarySwitch}.
  *
  * - Answers: `credentials` when `emailAndPassword` is enabled, each social provider create-auth
  *   has (`github`, `google`), the `database` strategy unless `strategy` says otherwise (Better
- *   Auth's sessions are rows too), the app's Drizzle `db` as the adapter, `previous:
+ *   Auth's sessions are rows too), the app's Drizzle `db` as the adapter (an app without Drizzle
+ *   is a blocker: create-auth's tables must be where Better Auth's rows are), `previous:
  *   ['better-auth']`; with a manifest (create-auth was added beside Better Auth), its answers
  *   plus those providers.
  * - Edits: the hook that calls `svelteKitHandler` out of the hooks file, Better Auth's types out
@@ -129,7 +123,12 @@ export function planBetterAuthSwitch(
 	for (const plugin of options?.plugins ?? []) if (!INERT_PLUGINS.has(plugin)) blockers.push(`Better Auth's ${plugin} plugin has no counterpart that the switch can carry over.`);
 	const dialect = options?.dialect;
 	if (options && !dialect) blockers.push(`Better Auth's database in ${configPath} could not be read (drizzleAdapter(db, { provider }), better-sqlite3, pg or mysql2).`);
-	const adapter = adapterFor(project, dialect);
+	// create-auth's tables go where Better Auth's are, through the app's Drizzle db (sv's Better Auth apps have one).
+	if (options && !project.drizzle) blockers.push("The switch moves Better Auth apps whose database the app's Drizzle db reaches (as sv add better-auth sets them up); this app has no Drizzle setup.");
+	const recordedAdapter = manifest?.answers.adapter;
+	if (recordedAdapter && recordedAdapter !== 'drizzle') {
+		blockers.push(`create-auth keeps its users here with the ${recordedAdapter} adapter, not in the Drizzle database Better Auth's users are copied to: set it up with --adapter drizzle first.`);
+	}
 	if (options && providers.length === 0) blockers.push('Better Auth has neither emailAndPassword nor a social provider create-auth has: nobody could sign in.');
 
 	// What goes: the configuration, the client, sv's demo routes.
@@ -172,7 +171,7 @@ export function planBetterAuthSwitch(
 		...(recorded ?? DEFAULT_ANSWERS),
 		providers: [...new Set([...(recorded?.providers ?? []), ...providers])],
 		strategy: given.strategy ?? recorded?.strategy ?? 'database',
-		adapter: recorded?.adapter ?? adapter ?? DEFAULT_ANSWERS.adapter,
+		adapter: 'drizzle',
 		previous: ['better-auth']
 	};
 	return {
