@@ -56,6 +56,19 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		await rm(dir, { recursive: true });
 	});
 
+	it('switch: wired with its options; --dry-run on a Better Auth app prints the plan and writes nothing; a bad --strategy is refused', async () => {
+		const dir = await fixtureCopy(fileURLToPath(new URL('../e2e/fixtures/kit2-better-auth', import.meta.url)));
+		const before = await snapshot(dir);
+		const dry = await run(dir, 'switch', '--dry-run', '--yes', '--from', 'better-auth');
+		expect(dry.code, dry.stderr).toBe(0);
+		expect(dry.stdout).toContain('create-auth takes its place: credentials; database sessions; drizzle.');
+		const bad = await run(dir, 'switch', '--strategy', 'cookie');
+		expect(bad.code).toBe(1);
+		expect(bad.stderr).toContain('[E_UNSUPPORTED_STRATEGY]');
+		expect(await snapshot(dir)).toEqual(before);
+		await rm(dir, { recursive: true });
+	});
+
 	it.each([
 		['no package.json', null],
 		['a package.json without @sveltejs/kit', '{"name":"x","dependencies":{"react":"^19.0.0"}}'],

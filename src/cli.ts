@@ -59,6 +59,7 @@ export async function main(argv: string[]): Promise<number> {
 		.description('Switch the app from Better Auth to create-auth: its users, passwords and signed-in browsers carry over.')
 		.option('--from <library>', 'the library to switch from, when the app has several (better-auth)')
 		.option('--strategy <strategy>', 'session strategy after the switch: database (default) or jwt')
+		.option('-y, --yes', 'switch without asking (a terminal is asked to confirm)')
 		.action(async (options) => {
 			exitCode = await (await import('./commands/switch.js')).switchApp(options);
 		});
