@@ -69,8 +69,12 @@ export function navigate(url: string, cookie?: string): Promise<{ status: number
 /**
  * Registers the flows as tests of the enclosing `describe`.
  * @param app the app under test; called inside each test, after `beforeAll` has set it up
+ * @param options `pages: false` registers only what differs with the generated code and needs no
+ *   browser (svelte-check, the signed-out guards over HTTP, malformed cookies, the re-run), for an
+ *   app whose pages another app of the same kind already drives (the stores of
+ *   ./database-sessions.test.ts); default `true`, everything
  */
-export function credentialsFlows(app: () => CredentialsApp): void {
+export function credentialsFlows(app: () => CredentialsApp, { pages = true }: { pages?: boolean } = {}): void {
 	it('generates code that passes svelte-check with 0 errors and 0 warnings', async () => {
 		const result = await app().check();
 		expect(result.diagnostics).toEqual([]);
@@ -90,76 +94,6 @@ export function credentialsFlows(app: () => CredentialsApp): void {
 		}
 	});
 
-	it('signs a new user up and in at once, back to the page first asked for; signs out and in again', async () => {
-		const page = await app().browser.newPage();
-		await page.goto(`${app().server.url}/account`);
-		expect(new URL(page.url()).pathname).toBe('/signin');
-
-		await page.getByRole('link', { name: 'Create one' }).click();
-		await page.waitForURL('**/signup?callbackUrl=%2Faccount');
-		await submitCredentials(page, 'Create account');
-		await page.waitForURL('**/account');
-		await expect.poll(() => page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-
-		await page.getByRole('button', { name: 'Sign out' }).click();
-		await page.waitForURL((url) => url.pathname === '/');
-		await page.goto(`${app().server.url}/signin`);
-		await submitCredentials(page, 'Sign in');
-		await page.waitForURL('**/');
-		await page.goto(`${app().server.url}/account`);
-		await expect.poll(() => page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-
-		await page.reload();
-		expect(new URL(page.url()).pathname).toBe('/account');
-		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-
-		const cookies = await page.context().cookies();
-		const session = cookies.find((c) => c.name === 'auth.session-token');
-		expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
-
-		await page.getByRole('button', { name: 'Sign out' }).click();
-		await page.waitForURL((url) => url.pathname === '/');
-		await page.goto(`${app().server.url}/account`);
-		expect(new URL(page.url()).pathname).toBe('/signin');
-		await page.close();
-	});
-
-	it('comes back to the protected page the user first asked for after signing in', async () => {
-		const page = await app().browser.newPage();
-		await page.goto(`${app().server.url}/account`);
-		await submitCredentials(page, 'Sign in');
-		await page.waitForURL('**/account');
-		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-		await page.close();
-	});
-
-	it.each([
-		['a wrong password', EMAIL, 'not the password'],
-		['an unknown email', 'nobody@example.com', PASSWORD]
-	])('answers %s with the same generic error, and error=CredentialsSignin in the URL', async (_, email, password) => {
-		const page = await app().browser.newPage();
-		await page.goto(`${app().server.url}/signin`);
-		await submitCredentials(page, 'Sign in', email, password);
-		await page.waitForURL('**/signin?*');
-		const url = new URL(page.url());
-		expect(url.searchParams.get('error')).toBe('CredentialsSignin');
-		expect(url.searchParams.get('code')).toBe('credentials');
-		expect(await page.getByRole('alert').textContent()).toBe('Invalid email or password.');
-		await page.close();
-	});
-
-	it('works with JavaScript disabled: the forms post and redirect on their own', async () => {
-		const context = await app().browser.newContext({ javaScriptEnabled: false });
-		const page = await context.newPage();
-		await page.goto(`${app().server.url}/account`);
-		await submitCredentials(page, 'Sign in');
-		await page.waitForURL('**/account');
-		expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-		await page.getByRole('button', { name: 'Sign out' }).click();
-		await page.waitForURL((url) => url.pathname === '/');
-		await context.close();
-	});
-
 	it('treats a malformed session cookie as signed out, without an error page', async () => {
 		for (const value of ['garbage', 'a.b.c.d.e', '']) {
 			const response = await navigate(`${app().server.url}/account`, `auth.session-token=${value}`);
@@ -170,27 +104,99 @@ export function credentialsFlows(app: () => CredentialsApp): void {
 		expect(home.status).toBe(200);
 	});
 
-	it('refuses a sign-up with a short or a blocklisted password with a clear message and keeps the email (NIST SP 800-63B-4 §3.1.1.2)', async () => {
-		const context = await app().browser.newContext({ javaScriptEnabled: false });
-		const page = await context.newPage();
-		await page.goto(`${app().server.url}/signup`);
-		// The page's minimum and hint follow the config's passwords.minLength (15 for a password used alone).
-		expect(await page.getByLabel('Password').getAttribute('minlength')).toBe('15');
-		expect(await page.locator('#password-hint').textContent()).toContain('At least 15 characters');
-		await page.getByLabel('Email').fill('short@example.com');
-		// minlength is a browser hint; without JS validation still happens on the server.
-		await page.getByLabel('Password').evaluate((input) => input.removeAttribute('minlength'));
-		await page.getByLabel('Password').fill('short');
-		await page.getByRole('button', { name: 'Create account' }).click();
-		await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/at least 15/);
-		expect(await page.getByLabel('Email').inputValue()).toBe('short@example.com');
-		// Attack: a 16-character keyboard walk on the blocklist of common and breached passwords (OWASP ASVS 5.0 V6.2).
-		await page.getByLabel('Password').fill('qwertyuiopasdfgh');
-		await page.getByRole('button', { name: 'Create account' }).click();
-		await expect.poll(() => page.getByRole('alert').textContent()).toContain('This password is too common');
-		expect(await page.getByLabel('Email').inputValue()).toBe('short@example.com');
-		await context.close();
-	});
+	if (pages) {
+		it('signs a new user up and in at once, back to the page first asked for; signs out and in again', async () => {
+			const page = await app().browser.newPage();
+			await page.goto(`${app().server.url}/account`);
+			expect(new URL(page.url()).pathname).toBe('/signin');
+
+			await page.getByRole('link', { name: 'Create one' }).click();
+			await page.waitForURL('**/signup?callbackUrl=%2Faccount');
+			await submitCredentials(page, 'Create account');
+			await page.waitForURL('**/account');
+			await expect.poll(() => page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
+
+			await page.getByRole('button', { name: 'Sign out' }).click();
+			await page.waitForURL((url) => url.pathname === '/');
+			await page.goto(`${app().server.url}/signin`);
+			await submitCredentials(page, 'Sign in');
+			await page.waitForURL('**/');
+			await page.goto(`${app().server.url}/account`);
+			await expect.poll(() => page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
+
+			await page.reload();
+			expect(new URL(page.url()).pathname).toBe('/account');
+			expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
+
+			const cookies = await page.context().cookies();
+			const session = cookies.find((c) => c.name === 'auth.session-token');
+			expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+
+			await page.getByRole('button', { name: 'Sign out' }).click();
+			await page.waitForURL((url) => url.pathname === '/');
+			await page.goto(`${app().server.url}/account`);
+			expect(new URL(page.url()).pathname).toBe('/signin');
+			await page.close();
+		});
+
+		it('comes back to the protected page the user first asked for after signing in', async () => {
+			const page = await app().browser.newPage();
+			await page.goto(`${app().server.url}/account`);
+			await submitCredentials(page, 'Sign in');
+			await page.waitForURL('**/account');
+			expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
+			await page.close();
+		});
+
+		it.each([
+			['a wrong password', EMAIL, 'not the password'],
+			['an unknown email', 'nobody@example.com', PASSWORD]
+		])('answers %s with the same generic error, and error=CredentialsSignin in the URL', async (_, email, password) => {
+			const page = await app().browser.newPage();
+			await page.goto(`${app().server.url}/signin`);
+			await submitCredentials(page, 'Sign in', email, password);
+			await page.waitForURL('**/signin?*');
+			const url = new URL(page.url());
+			expect(url.searchParams.get('error')).toBe('CredentialsSignin');
+			expect(url.searchParams.get('code')).toBe('credentials');
+			expect(await page.getByRole('alert').textContent()).toBe('Invalid email or password.');
+			await page.close();
+		});
+
+		it('works with JavaScript disabled: the forms post and redirect on their own', async () => {
+			const context = await app().browser.newContext({ javaScriptEnabled: false });
+			const page = await context.newPage();
+			await page.goto(`${app().server.url}/account`);
+			await submitCredentials(page, 'Sign in');
+			await page.waitForURL('**/account');
+			expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
+			await page.getByRole('button', { name: 'Sign out' }).click();
+			await page.waitForURL((url) => url.pathname === '/');
+			await context.close();
+		});
+
+		it('refuses a sign-up with a short or a blocklisted password with a clear message and keeps the email (NIST SP 800-63B-4 §3.1.1.2)', async () => {
+			const context = await app().browser.newContext({ javaScriptEnabled: false });
+			const page = await context.newPage();
+			await page.goto(`${app().server.url}/signup`);
+			// The page's minimum and hint follow the config's passwords.minLength (15 for a password used alone).
+			expect(await page.getByLabel('Password').getAttribute('minlength')).toBe('15');
+			expect(await page.locator('#password-hint').textContent()).toContain('At least 15 characters');
+			await page.getByLabel('Email').fill('short@example.com');
+			// minlength is a browser hint; without JS validation still happens on the server.
+			await page.getByLabel('Password').evaluate((input) => input.removeAttribute('minlength'));
+			await page.getByLabel('Password').fill('short');
+			await page.getByRole('button', { name: 'Create account' }).click();
+			await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/at least 15/);
+			expect(await page.getByLabel('Email').inputValue()).toBe('short@example.com');
+			// Attack: a 16-character keyboard walk on the blocklist of common and breached passwords (OWASP ASVS 5.0 V6.2).
+			await page.getByLabel('Password').fill('qwertyuiopasdfgh');
+			await page.getByRole('button', { name: 'Create account' }).click();
+			await expect.poll(() => page.getByRole('alert').textContent()).toContain('This password is too common');
+			expect(await page.getByLabel('Email').inputValue()).toBe('short@example.com');
+			await context.close();
+		});
+	}
 
 	it('writes nothing when run again on the same app', async () => {
 		const again = await app().runCliAgain();

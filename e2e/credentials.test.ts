@@ -4,7 +4,8 @@
  * Chromium through sign-up, sign-in, the guards and sign-out (./credentials-flow.ts), and
  * through the dev IdP's login page (./idp-flow.ts). A second copy served under `paths.base`
  * `/base`, sharing the first install, passes svelte-check, builds, and its guard and sign-in
- * page stay under the base (the SvelteKit 3 app at /base goes through Chromium in kit3.test.ts).
+ * page stay under the base (the SvelteKit 3 app at /base goes through Chromium in kit3.test.ts);
+ * it is made, checked and built while the first app's tests run.
  * The first app is built with a strict `kit.csp` (./defence-flow.ts): every flow runs under it,
  * and the defence flows check Fetch Metadata, the auth pages' headers and that no CSP violation
  * is reported through sign-up, sign-in and sign-out.
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBasePath } from './base-path-flow.js';
 import { credentialsFlows, navigate } from './credentials-flow.js';
 import { defenceFlows, useStrictCsp } from './defence-flow.js';
-import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type Server } from './harness/app.js';
+import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type CheckResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { lockoutFlows } from './lockout-flow.js';
@@ -21,7 +22,24 @@ import { lockoutFlows } from './lockout-flow.js';
 const PROVIDERS = ['--providers', 'credentials,idp'];
 const apps: string[] = [];
 
+/** The app under /base: set up, svelte-checked and built from the first app's install, started once that install is there. */
+let based: Promise<{ appDir: string; checked: CheckResult }> | undefined;
+
+/** Makes the /base copy of kit2-ts with the install of `installed`, checks it with svelte-check and builds it. */
+async function makeBased(installed: string): Promise<{ appDir: string; checked: CheckResult }> {
+	const appDir = await copyFixture('kit2-ts');
+	apps.push(appDir);
+	await useBasePath(appDir, '/base');
+	const cli = await runCli(appDir, ['--yes', ...PROVIDERS, '--no-install']);
+	if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
+	await shareInstall(installed, appDir);
+	const checked = await check(appDir);
+	await build(appDir);
+	return { appDir, checked };
+}
+
 afterAll(async () => {
+	await based?.catch(() => undefined);
 	for (const app of apps) await removeApp(app);
 });
 
@@ -37,6 +55,8 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 		apps.push(appDir);
 		cli = await runCli(appDir, ['--yes', ...PROVIDERS]);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
+		based = makeBased(appDir);
+		based.catch(() => undefined); // reported by the /base describe, which awaits it
 		idp = await startIdpFor(appDir);
 		await useStrictCsp(appDir);
 		await build(appDir);
@@ -70,27 +90,17 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 });
 
 describe('the same app served under paths.base /base', () => {
-	let appDir: string;
 	let server: Server | undefined;
-
-	beforeAll(async () => {
-		appDir = await copyFixture('kit2-ts');
-		apps.push(appDir);
-		await useBasePath(appDir, '/base');
-		const cli = await runCli(appDir, ['--yes', ...PROVIDERS, '--no-install']);
-		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
-		await shareInstall(apps[0]!, appDir);
-	});
 
 	afterAll(async () => {
 		await server?.stop();
 	});
 
 	it('passes svelte-check with 0 errors and 0 warnings, builds, and keeps the guard and the sign-in page under the base', async () => {
-		const result = await check(appDir);
+		if (!based) throw new Error('the first app was not set up, so the /base copy was not made');
+		const { appDir, checked: result } = await based;
 		expect(result.diagnostics).toEqual([]);
 		expect([result.errors, result.warnings]).toEqual([0, 0]);
-		await build(appDir);
 		server = await start(appDir, { mode: 'preview' });
 		expect(await navigate(`${server.url}/base/account`)).toEqual({ status: 303, location: '/base/signin?callbackUrl=%2Fbase%2Faccount' });
 		const page = await (await fetch(`${server.url}/base/signin?callbackUrl=%2Fbase%2Faccount`)).text();

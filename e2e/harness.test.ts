@@ -1,15 +1,17 @@
 /**
  * Proves the e2e harness itself, before any auth: a fixture app is copied, installed, built,
- * previewed and seen by Chromium; the CLI refuses a folder that is not a SvelteKit app; and
- * better-sqlite3 is compiled once per version and ABI, then unpacked by later installs.
+ * previewed and seen by Chromium; the CLI refuses a folder that is not a SvelteKit app;
+ * better-sqlite3 is compiled once per version and ABI, then unpacked by later installs; and the
+ * helpers that make a file's apps ahead (limit.js, copyApp) do what the e2e files rely on.
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cliBin, copyFixture, install, removeApp, repoRoot, runCli, start, type Server } from './harness/app.js';
+import { build, cliBin, copyApp, copyFixture, install, removeApp, repoRoot, runCli, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
+import { limit } from './harness/limit.js';
 import { prebuildName, prebuildsDir } from './harness/prebuilds.js';
 
 describe('harness: kit2-ts fixture without auth', () => {
@@ -120,5 +122,49 @@ describe('prebuilt native addons (./harness/prebuilds.js)', () => {
 		const db = new Database(':memory:');
 		expect(db.prepare('SELECT 40 + 2 AS answer').get()).toEqual({ answer: 42 });
 		db.close();
+	});
+});
+
+describe('harness: making apps ahead', () => {
+	it('limit(2) runs at most two tasks at once, starts the others in order as slots free up, and frees the slot of a task that throws', async () => {
+		const gate = limit(2);
+		let running = 0;
+		let most = 0;
+		const started: number[] = [];
+		const task = (i: number, ms: number, fail = false) =>
+			gate(async () => {
+				started.push(i);
+				most = Math.max(most, ++running);
+				await new Promise((resolve) => setTimeout(resolve, ms));
+				running--;
+				if (fail) throw new Error(`task ${i}`);
+				return i;
+			});
+		const results = await Promise.allSettled([task(0, 30, true), task(1, 60), task(2, 10), task(3, 10), task(4, 10)]);
+		expect(most).toBe(2);
+		expect(started).toEqual([0, 1, 2, 3, 4]);
+		expect(results.map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message))).toEqual(['task 0', 1, 2, 3, 4]);
+		expect(() => limit(0)).toThrow(RangeError);
+	});
+
+	it('copyApp copies an app without its install, build output and lock files, into a folder removeApp deletes', async () => {
+		const appDir = await copyFixture('kit2-ts');
+		const copies: string[] = [];
+		try {
+			for (const dir of ['node_modules/some-package', '.svelte-kit/output', 'build']) await fs.mkdir(path.join(appDir, dir), { recursive: true });
+			await fs.writeFile(path.join(appDir, 'package-lock.json'), '{}');
+			await fs.writeFile(path.join(appDir, 'auth.sqlite'), 'data');
+			await fs.writeFile(path.join(appDir, '.env'), 'AUTH_SECRET=x\n');
+			const copy = await copyApp(appDir);
+			copies.push(copy);
+			expect(path.basename(copy)).toMatch(/^create-auth-e2e-/);
+			for (const gone of ['node_modules', '.svelte-kit', 'build', 'package-lock.json']) expect(existsSync(path.join(copy, gone)), gone).toBe(false);
+			expect(await fs.readFile(path.join(copy, 'auth.sqlite'), 'utf8')).toBe('data');
+			expect(await fs.readFile(path.join(copy, '.env'), 'utf8')).toBe('AUTH_SECRET=x\n');
+			expect(await fs.readFile(path.join(copy, 'src/routes/+page.svelte'), 'utf8')).toBe(await fs.readFile(path.join(appDir, 'src/routes/+page.svelte'), 'utf8'));
+			await expect(copyApp(path.join(appDir, 'src'))).rejects.toThrow(/has no package.json/);
+		} finally {
+			for (const dir of [appDir, ...copies]) await removeApp(dir);
+		}
 	});
 });

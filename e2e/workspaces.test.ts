@@ -12,7 +12,8 @@
  *
  * Node 20 and the Kit 2 fixture (the SQLite adapter's better-sqlite3 12 comes from the prebuilt
  * binary cache, `e2e/harness/prebuilds.js`). Machine prerequisite: pnpm on the PATH
- * (`bash scripts/setup.sh`).
+ * (`bash scripts/setup.sh`). The two workspaces are set up at the same time (each in a folder of
+ * its own, with its own manager), before their describes.
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -151,19 +152,33 @@ function workspaceFlows(manager: 'pnpm' | 'npm', get: () => Workspace & { browse
 	});
 }
 
+/** Both workspaces, set up at once in the file's beforeAll; each describe awaits its own (and reports its failure). */
+const made: Partial<Record<'pnpm' | 'npm', Promise<Workspace>>> = {};
+beforeAll(() => {
+	made.pnpm = setUp('pnpm', async (root) => {
+		await fs.writeFile(path.join(root, 'package.json'), JSON.stringify({ name: 'monorepo', private: true }, null, 2) + '\n');
+		await fs.writeFile(path.join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'apps/*'\n");
+	});
+	made.npm = setUp('npm', async (root) => {
+		await fs.writeFile(path.join(root, 'package.json'), JSON.stringify({ name: 'monorepo', private: true, workspaces: ['apps/*'] }, null, 2) + '\n');
+	});
+	for (const workspace of Object.values(made)) workspace.catch(() => undefined);
+});
+afterAll(async () => {
+	for (const workspace of Object.values(made)) {
+		const ready = await workspace.catch(() => undefined);
+		await ready?.server.stop();
+		if (ready) await removeApp(ready.root);
+	}
+});
+
 describe('an app in apps/web of a pnpm workspace', () => {
 	let workspace: (Workspace & { browser: Browser }) | undefined;
 	beforeAll(async () => {
-		const made = await setUp('pnpm', async (root) => {
-			await fs.writeFile(path.join(root, 'package.json'), JSON.stringify({ name: 'monorepo', private: true }, null, 2) + '\n');
-			await fs.writeFile(path.join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'apps/*'\n");
-		});
-		workspace = { ...made, browser: await launchBrowser() };
+		workspace = { ...(await made.pnpm!), browser: await launchBrowser() };
 	});
 	afterAll(async () => {
 		await workspace?.browser.close();
-		await workspace?.server.stop();
-		if (workspace) await removeApp(workspace.root);
 	});
 	const get = () => workspace!;
 
@@ -187,15 +202,10 @@ describe('an app in apps/web of a pnpm workspace', () => {
 describe('an app in apps/web of an npm workspace', () => {
 	let workspace: (Workspace & { browser: Browser }) | undefined;
 	beforeAll(async () => {
-		const made = await setUp('npm', async (root) => {
-			await fs.writeFile(path.join(root, 'package.json'), JSON.stringify({ name: 'monorepo', private: true, workspaces: ['apps/*'] }, null, 2) + '\n');
-		});
-		workspace = { ...made, browser: await launchBrowser() };
+		workspace = { ...(await made.npm!), browser: await launchBrowser() };
 	});
 	afterAll(async () => {
 		await workspace?.browser.close();
-		await workspace?.server.stop();
-		if (workspace) await removeApp(workspace.root);
 	});
 	const get = () => workspace!;
 

@@ -199,6 +199,30 @@ export async function copyFixture(name, { dest } = {}) {
 }
 
 /**
+ * A copy of an app as it stands, for a second build of the same app with an edit (e.g. an option
+ * turned on in its `src/auth.ts`) made ahead of time: a new temp folder
+ * `<os.tmpdir()>/create-auth-e2e-XXXXXX` (removeApp() deletes it) with every entry of `appDir` but
+ * its install and build output (`node_modules`, `.svelte-kit`, `build`) and its lock files, which
+ * shareInstall() gives it from `appDir`. Data files the app wrote (e.g. `auth.sqlite`) are copied as
+ * they are at that moment: point the copy's `.env` at the original's to share them.
+ * @param {string} appDir  an app folder (made by copyFixture())
+ * @returns {Promise<string>}  the copy's absolute path
+ * @throws {Error} `appDir` has no package.json
+ */
+export async function copyApp(appDir) {
+	const source = path.resolve(appDir);
+	if (!existsSync(path.join(source, 'package.json'))) throw new Error(`copyApp: ${source} has no package.json`);
+	const target = await fs.mkdtemp(path.join(os.tmpdir(), TEMP_PREFIX));
+	createdApps.add(target);
+	const skipped = new Set(['node_modules', '.svelte-kit', 'build', ...LOCK_FILES]);
+	for (const entry of await fs.readdir(source)) {
+		if (skipped.has(entry)) continue;
+		await fs.cp(path.join(source, entry), path.join(target, entry), { recursive: true, verbatimSymlinks: true });
+	}
+	return target;
+}
+
+/**
  * Run the CLI (`node bin/create-auth.js ...args`) in `appDir`: stdin ignored (not a TTY),
  * `CI=1`, `NO_COLOR=1` (override with `env`). Never throws on a non-zero exit.
  * `node`: the node binary to run it with (default: ours, `process.execPath`), e.g.
