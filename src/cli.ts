@@ -56,9 +56,9 @@ export async function main(argv: string[]): Promise<number> {
 			exitCode = await (await import('./commands/provider.js')).removeProvider(id, options);
 		});
 	writeOptions(program.command('switch'))
-		.description('Switch the app from Better Auth to create-auth: its users, passwords and signed-in browsers carry over.')
-		.option('--from <library>', 'the library to switch from, when the app has several (better-auth)')
-		.option('--strategy <strategy>', 'session strategy after the switch: database (default) or jwt')
+		.description('Switch the app from Better Auth or Auth.js to create-auth: its users, passwords and signed-in browsers carry over.')
+		.option('--from <library>', 'the library to switch from, when the app has several (better-auth, authjs)')
+		.option('--strategy <strategy>', "session strategy after the switch (default: the library's own: database for Better Auth, Auth.js's for Auth.js)")
 		.option('-y, --yes', 'switch without asking (a terminal is asked to confirm)')
 		.action(async (options) => {
 			exitCode = await (await import('./commands/switch.js')).switchApp(options);

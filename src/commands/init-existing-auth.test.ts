@@ -61,6 +61,7 @@ describe('create-auth in an app that already has auth', () => {
 		expect(result.code).toBe(1);
 		expect(result.stderr).toContain('[E_AUTH_FILE_TAKEN]');
 		expect(result.stderr).toContain("src/auth.ts is Auth.js's configuration");
+		expect(result.stderr).toContain('npx create-auth switch');
 		expect(await snapshot(app)).toEqual(before);
 	});
 

@@ -3,7 +3,7 @@ import { adaptersFor, DATABASE_URL, findAdapter } from '../adapters.js';
 import { equivalentCommand, resolveAnswers, validateAnswers, type Answers } from '../answers.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
-import { authjsConfigAtOurPath, existingAuthNotice, SWITCHABLE_LIBRARIES, type FoundAuthLibrary } from '../existing-auth.js';
+import { authjsConfigAtOurPath, existingAuthNotice, isSwitchable, type FoundAuthLibrary } from '../existing-auth.js';
 import { findProvider, PROVIDERS } from '../providers/index.js';
 import { loadApp, type LoadedApp } from './app.js';
 import { installStep, providerSteps, shownBase, writeApp, type WriteOptions } from './pipeline.js';
@@ -82,7 +82,7 @@ function sayExistingAuth(app: LoadedApp): void {
 		throw new CliError(
 			'E_AUTH_FILE_TAKEN',
 			`${taken} is Auth.js's configuration (@auth/sveltekit), at the path where create-auth writes its own; the pages it generates import from that file, so the app would no longer build. Nothing was written.`,
-			`Switching an app from Auth.js is not supported yet. To try create-auth beside it, move Auth.js's configuration to another module (src/lib/server/authjs.ts, say), import its handle from there in src/hooks.server.ts, then run create-auth again.`
+			`To switch the app from Auth.js, its signed-in users with it: npx create-auth switch. To try create-auth beside it instead, move Auth.js's configuration to another module (src/lib/server/authjs.ts, say), import its handle from there in src/hooks.server.ts, then run create-auth again.`
 		);
 	}
 	for (const library of existing.libraries) prompts.log.warn(existingAuthNotice(library));
@@ -95,7 +95,7 @@ function sayExistingAuth(app: LoadedApp): void {
  * @throws {CliError} `E_CANCELLED` when the prompt is cancelled
  */
 async function chooseSwitch(app: LoadedApp): Promise<boolean> {
-	const switchable = (app.project.existingAuth?.libraries ?? []).filter(({ id }) => SWITCHABLE_LIBRARIES.includes(id));
+	const switchable = (app.project.existingAuth?.libraries ?? []).filter(({ id }) => isSwitchable(id));
 	if (switchable.length !== 1) return false;
 	const [{ name }] = switchable as [FoundAuthLibrary];
 	const choice = await prompts.select({

@@ -61,6 +61,12 @@ export async function writeApp(
 		/** Made before the plan: see {@link PriorEdits}. */
 		priorEdits?: PriorEdits;
 		/**
+		 * Changes to the plan's own renderings, app-relative path → change, applied before anything
+		 * is written (a switch carries the previous library's settings into `src/auth.ts`). The
+		 * manifest keeps the renderings, so the changes count as the app's edits from then on.
+		 */
+		amend?: Record<string, (content: string) => string>;
+		/**
 		 * Runs after the files are written and the dependencies installed, before the run is
 		 * committed, given the app as written; when it throws, every file is restored and the error
 		 * rethrown. The caller then makes the auth tables itself (no `migrateAfterWrite`).
@@ -90,7 +96,7 @@ export async function writeApp(
 			}),
 			prior
 		);
-	const plan = await planFor(project, format, options.priorEdits);
+	const plan = amended(await planFor(project, format, options.priorEdits), options.amend ?? {});
 	const exitCode = plan.conflicts.length > 0 ? 1 : 0;
 	if (options.dryRun) {
 		await printDryRun(plan);
@@ -216,6 +222,14 @@ function withPriorEdits(plan: Plan, prior: PriorEdits): Plan {
 		if (!planned.has(file) && previous !== content) operations.push({ path: file, strategy: 'patch', content, previous });
 	}
 	return { ...plan, operations: operations.filter((operation) => operation.content !== operation.previous) };
+}
+
+/** The plan with `amend`'s changes made to the text of the files it names. */
+function amended(plan: Plan, amend: Record<string, (content: string) => string>): Plan {
+	const operations = plan.operations.map((operation) =>
+		operation.content !== undefined && amend[operation.path] ? { ...operation, content: amend[operation.path]!(operation.content) } : operation
+	);
+	return { ...plan, operations };
 }
 
 /** The manifest a plan writes. */

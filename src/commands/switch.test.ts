@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,8 @@ import { getMigrations } from 'better-auth/db/migration';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SQLiteAdapter } from '../../runtime/server/auth/adapters/sqlite.js';
 import { storedSessionKey } from '../../runtime/server/auth/session/stored-key.js';
+import { parseModule } from '../edits/ast.js';
+import { GUIDE_CONFIG } from '../test/authjs-guide.js';
 import { captureStdout } from '../test/stdout.js';
 import { regenerate } from './regenerate.js';
 import { switchApp } from './switch.js';
@@ -51,7 +53,49 @@ async function signUpWithBetterAuth(app: string) {
 	return { db, id: response.response.user.id, token: decodeURIComponent(cookie).split('.')[0]! };
 }
 
+/** A SvelteKit 2 app (sv's kit2-ts) with Auth.js set up as its SvelteKit guide does (authjs.dev/reference/sveltekit). */
+async function authjsApp(): Promise<string> {
+	const app = await appFrom('kit2-ts');
+	const write = async (file: string, text: string) => {
+		await mkdir(path.dirname(path.join(app, file)), { recursive: true });
+		await writeFile(path.join(app, file), text);
+	};
+	await write('src/auth.ts', GUIDE_CONFIG);
+	await write('src/hooks.server.ts', 'export { handle } from "./auth"\n');
+	await write('src/routes/+layout.server.ts', 'import type { LayoutServerLoad } from "./$types"\n\nexport const load: LayoutServerLoad = async (event) => {\n  const session = await event.locals.auth()\n  return { session }\n}\n');
+	await write('src/routes/signin/+page.server.ts', 'import { signIn } from "../../auth"\nimport type { Actions } from "./$types"\nexport const actions: Actions = { default: signIn }\n');
+	await write('src/routes/+page.svelte', '<script lang="ts">\n  import { SignIn, SignOut } from "@auth/sveltekit/components"\n  import { page } from "$app/state"\n</script>\n\n{#if page.data.session}<SignOut />{:else}<SignIn provider="github" signInPage="signin" />{/if}\n');
+	const packageJson = JSON.parse(await readFile(path.join(app, 'package.json'), 'utf8'));
+	packageJson.dependencies = { '@auth/sveltekit': '^1.11.1' };
+	await writeFile(path.join(app, 'package.json'), `${JSON.stringify(packageJson, null, '\t')}\n`);
+	await writeFile(path.join(app, '.env'), 'AUTH_SECRET="an Auth.js secret of at least 32 characters"\nAUTH_GITHUB_ID=gh-id\nAUTH_GITHUB_SECRET=gh-secret\n');
+	return app;
+}
+
 describe('create-auth switch', { timeout: 60_000 }, () => {
+	it("switches an app from Auth.js (its guide's shape): create-auth's config with GitHub, its callbacks and Auth.js's sessions; its pages and components moved over", async () => {
+		const app = await authjsApp();
+		await symlink(path.join(repoRoot, 'node_modules'), path.join(app, 'node_modules'), 'dir');
+		expect(await switchApp({ cwd: app, install: false })).toBe(0);
+		const read = (file: string) => readFile(path.join(app, file), 'utf8');
+		const auth = await read('src/auth.ts');
+		expect(auth).toContain("import { authjsSessions } from '$lib/server/auth/switch/authjs';");
+		expect(auth).toContain('previousSessions: [authjsSessions()],\n\t\tcallbacks: {\n\t\t\tjwt({ token, profile }) {');
+		expect(auth).toContain("session: { strategy: 'jwt' }");
+		expect(auth).toContain('const github = GitHub({ clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET });');
+		expect(parseModule(auth)).toBeDefined();
+		expect(await read('src/hooks.server.ts')).toContain('export const handle = sequence(authentication, authorization);');
+		expect(await read('src/routes/+page.svelte')).toContain('import { SignIn, SignOut } from "$lib/auth"');
+		expect(await read('src/routes/signin/+page.server.ts')).not.toBe('import { signIn } from "../../auth"\nimport type { Actions } from "./$types"\nexport const actions: Actions = { default: signIn }\n');
+		expect(await read('.env')).toContain('AUTH_SECRET="an Auth.js secret of at least 32 characters"');
+		expect(JSON.parse(await read('package.json')).dependencies).not.toHaveProperty('@auth/sveltekit');
+		expect(JSON.parse(await read('.create-auth/manifest.json')).answers).toMatchObject({ providers: ['github'], strategy: 'jwt', previous: ['authjs'] });
+		// The carried callbacks are the app's edit: a regenerate keeps them and writes nothing.
+		stdout.clear();
+		expect(await regenerate({ cwd: app, install: false })).toBe(0);
+		expect(stdout.text).toContain('Nothing to write: the app is up to date.');
+	});
+
 	it('--dry-run: says what it found, what carries over and what goes, and writes nothing', async () => {
 		const app = await appFrom('kit2-better-auth');
 		const before = await snapshot(app);

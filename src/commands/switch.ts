@@ -4,10 +4,11 @@ import { STRATEGIES, validateAnswers, type Strategy } from '../answers.js';
 import { lookupEnv } from '../doctor/check.js';
 import { readEnvSources } from '../doctor/gather.js';
 import { CliError } from '../errors.js';
-import { SWITCHABLE_LIBRARIES, type FoundAuthLibrary } from '../existing-auth.js';
+import { isSwitchable, SWITCHABLE_LIBRARIES, type FoundAuthLibrary, type SwitchableLibraryId } from '../existing-auth.js';
 import { redactUrl } from '../migrate.js';
 import type { Project } from '../project.js';
 import { copyBetterAuthData, type CopyReport } from '../switch/better-auth-data.js';
+import { planAuthjsSwitch } from '../switch/authjs.js';
 import { planBetterAuthSwitch } from '../switch/better-auth.js';
 import { connectData } from '../switch/connection.js';
 import { readSources } from '../switch/sources.js';
@@ -49,7 +50,7 @@ export async function switchApp(options: SwitchOptions): Promise<number> {
 		throw new CliError('E_UNSUPPORTED_STRATEGY', `Unsupported session strategy "${options.strategy}".`, `Supported: ${STRATEGIES.join(', ')}.`);
 	}
 	const sources = await readSources(app.project.root);
-	const plan = planBetterAuthSwitch(app.project, app.manifest, library, sources, { strategy: options.strategy as Strategy | undefined });
+	const plan = PLANNERS[library.id](app.project, app.manifest, library, sources, { strategy: options.strategy as Strategy | undefined });
 	const answers = validateAnswers(plan.answers);
 	saySwitch(plan);
 	if (plan.blockers.length > 0) {
@@ -72,6 +73,7 @@ export async function switchApp(options: SwitchOptions): Promise<number> {
 	const outcome = await writeApp(edited, answers, {
 		...options,
 		priorEdits,
+		amend: plan.amend,
 		beforeCommit: async (written) => {
 			await migrate({ app: written });
 			copied = await copyData(written.project, plan);
@@ -89,8 +91,14 @@ export async function switchApp(options: SwitchOptions): Promise<number> {
 	return outcome.exitCode;
 }
 
+/** Each switchable library's planner: its switch, worked out from the app's files. */
+const PLANNERS: Record<SwitchableLibraryId, typeof planBetterAuthSwitch> = {
+	authjs: planAuthjsSwitch,
+	'better-auth': planBetterAuthSwitch
+};
+
 /** The library to switch from: `--from`, else the one the app has. */
-function chooseLibrary(found: readonly FoundAuthLibrary[], from: string | undefined): FoundAuthLibrary {
+function chooseLibrary(found: readonly FoundAuthLibrary[], from: string | undefined): FoundAuthLibrary & { id: SwitchableLibraryId } {
 	if (found.length === 0) {
 		throw new CliError('E_NOTHING_TO_SWITCH', 'This app has no Auth.js, Better Auth or Lucia setup to switch from.', 'Run npx create-auth to add create-auth.');
 	}
@@ -99,14 +107,14 @@ function chooseLibrary(found: readonly FoundAuthLibrary[], from: string | undefi
 		const names = found.map(({ id }) => id).join(', ');
 		throw new CliError('E_SWITCH_WHICH', from === undefined ? `This app has ${found.map(({ name }) => name).join(' and ')}.` : `This app has no ${from} setup (it has ${names}).`, `Say which with --from (${names}).`);
 	}
-	if (!SWITCHABLE_LIBRARIES.includes(library.id)) {
+	if (!isSwitchable(library.id)) {
 		throw new CliError(
 			'E_SWITCH_UNSUPPORTED',
 			`Switching from ${library.name} is not built yet; create-auth switches apps from ${SWITCHABLE_LIBRARIES.join(', ')}.`,
 			"Run npx create-auth to add create-auth's sign-in beside it (both run until you switch)."
 		);
 	}
-	return library;
+	return { ...library, id: library.id };
 }
 
 /** The project as the switch leaves it for planning: the library gone, and with it any runtime folder its deleted module shadowed. */

@@ -178,6 +178,7 @@ export function planBetterAuthSwitch(
 		library,
 		answers,
 		edits,
+		amend: {},
 		// One line each, at most about 76 characters, for an 80-column terminal.
 		carried: [
 			'Users: their ids, names, addresses (verified or not) and images.',

@@ -18,6 +18,12 @@ export interface LibrarySwitch {
 	 * its modules and demo routes deleted.
 	 */
 	edits: Record<string, string | undefined>;
+	/**
+	 * create-auth's own renderings changed before they are written, app-relative path → change:
+	 * the library's settings carried into create-auth's `src/auth.ts`. A later regenerate sees
+	 * them as the app's edits, and keeps them.
+	 */
+	amend: Record<string, (content: string) => string>;
 	/** What carries over, one line each, for the summary. */
 	carried: string[];
 	/** What does not, one line each. */

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { parseModule } from '../edits/ast.js';
+import { GUIDE_CONFIG } from '../test/authjs-guide.js';
+import { carryProperties, readAuthjsConfig } from './authjs.js';
+
+describe('readAuthjsConfig', () => {
+	it("reads the guide's configuration: GitHub, JWT sessions, its callbacks carried as written", () => {
+		expect(readAuthjsConfig(GUIDE_CONFIG)).toEqual({
+			providers: ['github'],
+			strategy: 'jwt',
+			carried: [{ text: expect.stringMatching(/^callbacks: \{\n {4}jwt\(\{ token, profile \}\) \{[\s\S]*\n {2}\}$/), indent: '  ' }],
+			unsupported: []
+		});
+	});
+
+	it('names what it cannot carry: an adapter, another provider, provider options, other settings, lazy initialization', () => {
+		const config = readAuthjsConfig(`import { SvelteKitAuth } from '@auth/sveltekit';
+import Discord from '@auth/sveltekit/providers/discord';
+import Google from '@auth/sveltekit/providers/google';
+import PostgresAdapter from '@auth/pg-adapter';
+export const { handle } = SvelteKitAuth({
+	adapter: PostgresAdapter(pool),
+	providers: [Discord, Google({ clientId: 'x', authorization: { params: { prompt: 'consent' } } }), { id: 'idp', type: 'oidc' }],
+	pages: { signIn: '/login' },
+	session: { strategy: 'database', maxAge: 3600 }
+});
+`)!;
+		expect(config.strategy).toBe('database');
+		expect(config.providers).toEqual(['google']);
+		expect(config.unsupported).toEqual([
+			"The adapter @auth/pg-adapter: copying its tables into create-auth's is not built yet.",
+			"The provider discord: create-auth's switch carries GitHub and Google only, so far.",
+			'The options given to Google(…) beyond clientId and clientSecret: the switch writes its own.',
+			"The provider written inline: create-auth's switch carries GitHub and Google only, so far.",
+			'The option adapter: the switch does not carry it yet.',
+			'The option pages: the switch does not carry it yet.',
+			'The option session: the switch does not carry it yet.'
+		]);
+		const lazy = readAuthjsConfig('import { SvelteKitAuth } from "@auth/sveltekit"\nexport const { handle } = SvelteKitAuth(async (event) => ({ providers: [] }))\n')!;
+		expect(lazy.unsupported).toEqual([expect.stringContaining('lazy initialization')]);
+	});
+
+	it('is undefined for a module that is not Auth.js configuration, or does not parse', () => {
+		expect(readAuthjsConfig("import { SvelteKitAuth } from './auth';\nexport const x = SvelteKitAuth({});\n")).toBeUndefined();
+		expect(readAuthjsConfig('import { SvelteKitAuth } from "@auth/sveltekit"\nexport const x = ')).toBeUndefined();
+	});
+});
+
+describe('carryProperties', () => {
+	it("adds the carried properties at the end of create-auth's config, re-indented to it", () => {
+		const ours = "export const { handle } = SvelteKitAuth(\n\t{\n\t\tadapter,\n\t\tproviders: [github]\n\t},\n\t{ building }\n);\n";
+		const carried = readAuthjsConfig(GUIDE_CONFIG)!.carried;
+		const text = carryProperties(ours, carried);
+		expect(text).toBe(
+			"export const { handle } = SvelteKitAuth(\n\t{\n\t\tadapter,\n\t\tproviders: [github],\n\t\tcallbacks: {\n\t\t\tjwt({ token, profile }) {\n\t\t\t\tif (profile) token.login = profile.login\n\t\t\t\treturn token\n\t\t\t}\n\t\t}\n\t},\n\t{ building }\n);\n"
+		);
+		expect(parseModule(text)).toBeDefined();
+	});
+});
