@@ -10,7 +10,7 @@
  * Then issue 29 in the same app: a user registers with Better Auth (sv's demo page, in Chromium),
  * `create-auth switch` runs, and the app passes svelte-check and builds with one auth hook; the
  * same browser is still signed in (its Better Auth cookie replaced by ours) and the same password
- * signs in on /signin.
+ * signs in on /signin. And an app with Auth.js (below, its own install), switched the same way.
  *
  * Node 22: the app's better-sqlite3 (^13) needs it.
  */
@@ -18,7 +18,9 @@ import fs from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, check, copyFixture, freePort, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
+import { encode } from '@auth/core/jwt';
+import { GUIDE_FILES } from '../src/test/authjs-guide.js';
+import { build, check, copyFixture, freePort, install, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { submitCredentials } from './credentials-flow.js';
 import { node22, type NodeToolchain } from './harness/node.js';
@@ -199,5 +201,79 @@ describe('an app set up by sv add drizzle better-auth', () => {
 			await page.close();
 			expect(hashOf()).toMatch(/^scrypt\$/);
 		});
+	});
+});
+
+/**
+ * Issue 29, from Auth.js: sv's kit2-ts app with `@auth/sveltekit` set up as its SvelteKit guide
+ * does (src/test/authjs-guide.ts), installed. A browser holds a session cookie Auth.js made
+ * (`encode` from @auth/core, with the app's AUTH_SECRET and Auth.js's salt), which the built
+ * Auth.js app shows as signed in; then `create-auth switch`, svelte-check, a build, and the same
+ * browser is still signed in, its Auth.js cookie replaced by ours.
+ */
+describe('an app set up with @auth/sveltekit as its guide does, switched (create-auth switch)', () => {
+	const secret = 'an Auth.js secret of at least 32 characters, kept';
+	let appDir: string;
+	let server: Server | undefined;
+	let browser: Browser | undefined;
+	const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
+	const signedInAs = async () => {
+		const page = await browser!.newPage();
+		const response = await page.goto(`${server!.url}/`);
+		expect(response?.status(), server!.output()).toBe(200);
+		const text = await page.locator('body').innerText();
+		await page.close();
+		return /Signed in as (\S+)/.exec(text)?.[1];
+	};
+
+	beforeAll(async () => {
+		appDir = await copyFixture('kit2-ts');
+		for (const [file, text] of Object.entries(GUIDE_FILES)) {
+			await fs.mkdir(path.dirname(path.join(appDir, file)), { recursive: true });
+			await fs.writeFile(path.join(appDir, file), text);
+		}
+		const packageJson = JSON.parse(await read('package.json'));
+		packageJson.dependencies = { '@auth/sveltekit': '^1.11.1' };
+		await fs.writeFile(path.join(appDir, 'package.json'), `${JSON.stringify(packageJson, null, '\t')}\n`);
+		await fs.writeFile(path.join(appDir, '.env'), `AUTH_SECRET="${secret}"\nAUTH_GITHUB_ID=gh-id\nAUTH_GITHUB_SECRET=gh-secret\n`);
+		await install(appDir);
+		await build(appDir);
+		server = await start(appDir);
+		browser = await launchBrowser();
+		const value = await encode({ token: { sub: 'ada-1', name: 'Ada', email: 'ada@example.com' }, secret, salt: 'authjs.session-token' });
+		await browser.context.addCookies([{ name: 'authjs.session-token', value, url: server.url, httpOnly: true, sameSite: 'Lax' }]);
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await server?.stop();
+		if (appDir) await removeApp(appDir);
+	});
+
+	it('is signed in with Auth.js before the switch', async () => {
+		expect(await signedInAs()).toBe('ada@example.com');
+	});
+
+	it("switches: Auth.js's configuration, re-export and package are gone, its components come from $lib/auth, and the app checks and builds", async () => {
+		await server!.stop();
+		server = undefined;
+		const switched = await runCli(appDir, ['switch']);
+		expect(switched.exitCode, switched.stdout + switched.stderr).toBe(0);
+		expect(await read('src/auth.ts')).toContain('previousSessions: [authjsSessions()]');
+		expect(await read('src/hooks.server.ts')).not.toContain('export { handle } from');
+		expect(await read('src/routes/+page.svelte')).toContain('from "$lib/auth"');
+		expect(JSON.parse(await read('package.json')).dependencies ?? {}).not.toHaveProperty('@auth/sveltekit');
+		const result = await check(appDir);
+		expect(result.diagnostics.filter((diagnostic) => diagnostic.type === 'ERROR')).toEqual([]);
+		await build(appDir);
+		server = await start(appDir);
+	});
+
+	it('keeps the browser signed in: the Auth.js cookie is read once and replaced by a create-auth session', async () => {
+		expect(await signedInAs()).toBe('ada@example.com');
+		const names = (await browser!.context.cookies()).map(({ name }) => name);
+		expect(names).toContain('auth.session-token');
+		expect(names).not.toContain('authjs.session-token');
+		expect(await signedInAs()).toBe('ada@example.com');
 	});
 });

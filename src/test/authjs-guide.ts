@@ -13,3 +13,18 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
   }
 })
 `;
+
+/**
+ * The other files of an app set up as Auth.js's SvelteKit guide does, app-relative path → text:
+ * the handle re-exported by the hooks, the session in the root layout's data, the sign-in action
+ * page, and a page with its SignIn / SignOut components.
+ */
+export const GUIDE_FILES: Record<string, string> = {
+	'src/auth.ts': GUIDE_CONFIG,
+	'src/hooks.server.ts': 'export { handle } from "./auth"\n',
+	'src/routes/+layout.server.ts':
+		'import type { LayoutServerLoad } from "./$types"\n\nexport const load: LayoutServerLoad = async (event) => {\n  const session = await event.locals.auth()\n  return { session }\n}\n',
+	'src/routes/signin/+page.server.ts': 'import { signIn } from "../../auth"\nimport type { Actions } from "./$types"\nexport const actions: Actions = { default: signIn }\n',
+	'src/routes/+page.svelte':
+		'<script lang="ts">\n  import { SignIn, SignOut } from "@auth/sveltekit/components"\n  import { page } from "$app/state"\n</script>\n\n{#if page.data.session}\n  <p>Signed in as {page.data.session.user?.email}</p>\n  <SignOut />\n{:else}\n  <SignIn provider="github" signInPage="signin" />\n{/if}\n'
+};
