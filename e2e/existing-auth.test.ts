@@ -209,8 +209,12 @@ describe('an app set up by sv add drizzle better-auth', () => {
  * does (src/test/authjs-guide.ts), installed. A browser holds a session cookie Auth.js made
  * (`encode` from @auth/core, with the app's AUTH_SECRET and Auth.js's salt), which the built
  * Auth.js app shows as signed in; then `create-auth switch`, svelte-check, a build, and the same
- * browser is still signed in, its Auth.js cookie replaced by ours.
+ * browser is still signed in, its Auth.js cookie replaced by ours. Then the app moves to SvelteKit 3
+ * (`sv migrate sveltekit-3`, Node 22, a regenerate) and the browser is still signed in.
  */
+/** The `sv` release the kit3 fixtures were made with (as kit2-to-kit3.test.ts). */
+const SV = 'sv@1.0.0-next.7';
+
 describe('an app set up with @auth/sveltekit as its guide does, switched (create-auth switch)', () => {
 	const secret = 'an Auth.js secret of at least 32 characters, kept';
 	let appDir: string;
@@ -274,6 +278,28 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		const names = (await browser!.context.cookies()).map(({ name }) => name);
 		expect(names).toContain('auth.session-token');
 		expect(names).not.toContain('authjs.session-token');
+		expect(await signedInAs()).toBe('ada@example.com');
+	});
+
+	// What @auth/sveltekit could not do (its peer range is Kit ^1 || ^2): the SvelteKit team's own migration.
+	it('moves to SvelteKit 3 with sv migrate and a regenerate, checks and builds, and the browser is still signed in', async () => {
+		await server!.stop();
+		server = undefined;
+		const toolchain = await node22();
+		const args = ['--yes', '-p', SV, 'sv', 'migrate', 'sveltekit-3', '--cwd', appDir, '--no-git-check', '--tasks', 'all', '--confirm', '--no-install'];
+		const migrated = await run('npx', args, { cwd: appDir, env: toolchain.env, timeout: 300_000 });
+		expect(migrated.exitCode, migrated.stdout + migrated.stderr).toBe(0);
+		await install(appDir, { env: toolchain.env });
+		const regenerated = await runCli(appDir, ['regenerate'], { node: toolchain.node, env: toolchain.env });
+		expect(regenerated.exitCode, regenerated.stdout + regenerated.stderr).toBe(0);
+		expect(JSON.parse(await read('package.json')).devDependencies['@sveltejs/kit']).toMatch(/^\^?3\./);
+		expect(await read('src/auth.ts')).toContain("from '#lib/server/auth/index.js';");
+		expect(await read('src/auth.ts')).toContain('previousSessions: [authjsSessions()]');
+		expect(await read('src/auth.ts')).toContain('if (profile) token.login = profile.login');
+		const result = await check(appDir, { env: toolchain.env });
+		expect(result.diagnostics.filter((diagnostic) => diagnostic.type === 'ERROR')).toEqual([]);
+		await build(appDir, { env: toolchain.env });
+		server = await start(appDir, { env: toolchain.env });
 		expect(await signedInAs()).toBe('ada@example.com');
 	});
 });
