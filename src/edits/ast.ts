@@ -126,6 +126,17 @@ export function indentAt(source: string, offset: number): string {
 	return /^[ \t]*/.exec(source.slice(lineStart))![0];
 }
 
+/**
+ * Just past the line break that ends the line holding `offset`, when only whitespace (or a `;`)
+ * follows `offset` on that line; else `offset`. Removing a statement up to here takes its line
+ * along with it, and nothing after it on the line.
+ */
+export function endOfLine(source: string, offset: number): number {
+	const end = source.indexOf('\n', offset);
+	const stop = end === -1 ? source.length : end + 1;
+	return /^[ \t;]*\r?\n?$/.test(source.slice(offset, stop)) ? stop : offset;
+}
+
 /** One level of indentation as the file does it: a tab unless its lines start with spaces. */
 export function indentUnit(source: string): string {
 	const spaces = /^( +)[^\s*]/m.exec(source)?.[1];

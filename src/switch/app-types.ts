@@ -1,6 +1,6 @@
 import MagicString from 'magic-string';
 import type { ImportDeclaration, Node } from '@babel/types';
-import { parseModule, walk } from '../edits/ast.js';
+import { endOfLine, parseModule, walk } from '../edits/ast.js';
 import type { EditResult } from '../edits/hooks.js';
 
 /**
@@ -22,7 +22,7 @@ export function removeLibraryTypes(source: string, packages: readonly string[], 
 	if (imports.length === 0) return { content: source, removed: [] };
 	const names = new Set(imports.flatMap((node) => node.specifiers.map((specifier) => specifier.local.name)));
 	const edit = new MagicString(source);
-	for (const node of imports) edit.remove(node.start!, lineEnd(source, node.end!));
+	for (const node of imports) edit.remove(node.start!, endOfLine(source, node.end!));
 
 	const removed: string[] = [];
 	const members = new Set<object>();
@@ -47,7 +47,7 @@ export function removeLibraryTypes(source: string, packages: readonly string[], 
 			const end = member.end! + separator.length;
 			const lineStart = source.lastIndexOf('\n', member.start! - 1) + 1;
 			const alone = /^[ \t]*$/.test(source.slice(lineStart, member.start!)) && /^[ \t]*\r?\n/.test(source.slice(end));
-			if (alone) edit.remove(lineStart, lineEnd(source, end));
+			if (alone) edit.remove(lineStart, endOfLine(source, end));
 			else edit.remove(member.start!, end);
 		}
 	});
@@ -70,11 +70,4 @@ function usesAny(node: Node, names: Set<string>): boolean {
 		if (inner.type === 'Identifier' && names.has(inner.name)) found = true;
 	});
 	return found;
-}
-
-/** Just past the line break ending the line holding `offset`, when only whitespace follows there. */
-function lineEnd(source: string, offset: number): number {
-	const end = source.indexOf('\n', offset);
-	const stop = end === -1 ? source.length : end + 1;
-	return /^[ \t;]*\r?\n?$/.test(source.slice(offset, stop)) ? stop : offset;
 }

@@ -180,7 +180,8 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 			...(carried.length > 0 ? [`Its ${CARRIED.filter((key) => carried.some(({ text }) => text.startsWith(key))).join(' and ')}, into create-auth's src/auth.ts.`] : []),
 			"Its sign-in buttons and signIn / signOut calls, now create-auth's."
 		],
-		left: ['Users keep their sign-in; create-auth stores them from their next one.'],
+		// Without an adapter Auth.js kept no user rows (the adapter case is refused above).
+		left: ['Users: Auth.js stored none; create-auth stores each at the next sign-in.'],
 		blockers
 	};
 }

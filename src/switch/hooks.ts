@@ -1,7 +1,7 @@
 import MagicString from 'magic-string';
 import type { Expression, File, Identifier, ImportDeclaration, Node, Statement } from '@babel/types';
 import type { EditResult } from '../edits/hooks.js';
-import { parseModule, unwrapExpression, walk } from '../edits/ast.js';
+import { endOfLine, parseModule, unwrapExpression, walk } from '../edits/ast.js';
 
 /**
  * Takes a previous library's handle out of `src/hooks.server.(ts|js)`, so that after a switch
@@ -34,7 +34,7 @@ export function removeLibraryHandle(source: string, marker: string, path = 'src/
 	const candidates = new Set<string>();
 	const drop = (node: Node) => {
 		identifiers(node).forEach((name) => candidates.add(name));
-		edit.remove(lineStart(source, node.start!), lineEnd(source, node.end!));
+		edit.remove(lineStart(source, node.start!), endOfLine(source, node.end!));
 	};
 
 	const declared = new Map<string, Statement>();
@@ -119,7 +119,7 @@ function withoutUnusedImports(source: string, candidates: Set<string>): string {
 		const unused = node.specifiers.filter((s) => candidates.has(s.local.name) && !used.has(s.local.name));
 		if (unused.length === 0) continue;
 		if (unused.length === node.specifiers.length) {
-			edit.remove(lineStart(source, node.start!), lineEnd(source, node.end!));
+			edit.remove(lineStart(source, node.start!), endOfLine(source, node.end!));
 			continue;
 		}
 		for (const specifier of unused) {
@@ -149,11 +149,4 @@ function identifiers(node: Node): Set<string> {
 function lineStart(source: string, offset: number): number {
 	const start = source.lastIndexOf('\n', offset - 1) + 1;
 	return /^[ \t]*$/.test(source.slice(start, offset)) ? start : offset;
-}
-
-/** Just past the line break ending the line holding `offset`, when only whitespace (or a `;`) is after it there. */
-function lineEnd(source: string, offset: number): number {
-	const end = source.indexOf('\n', offset);
-	const stop = end === -1 ? source.length : end + 1;
-	return /^[ \t;]*\r?\n?$/.test(source.slice(offset, stop)) ? stop : offset;
 }
