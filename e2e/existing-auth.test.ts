@@ -205,6 +205,121 @@ describe('an app set up by sv add drizzle better-auth', () => {
 });
 
 /**
+ * Issue 29, from Lucia: an app made by `sv add drizzle lucia` (sv 0.11.3, the last with the add-on;
+ * e2e/fixtures/kit2-lucia), its tables pushed as sv's next steps say. The first run names Lucia
+ * and the switch; a user registers on sv's Lucia demo page in Chromium; then `create-auth switch`,
+ * svelte-check and a build; the same browser is still signed in (its `auth-session` cookie
+ * replaced), and the username and password sign in on /signin, which rehashes Lucia's argon2id hash.
+ */
+describe('an app set up by sv add drizzle lucia, switched (create-auth switch)', () => {
+	const username = 'ada';
+	const password = 'a password Lucia took';
+	let appDir: string;
+	let server: Server | undefined;
+	let browser: Browser | undefined;
+	let firstRun: RunResult;
+	let switched: RunResult;
+	const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
+	const hashOf = () => {
+		const db = new Database(path.join(appDir, 'local.db'), { readonly: true });
+		try {
+			return (db.prepare('SELECT password_hash FROM auth_accounts WHERE providerAccountId = ?').get(username) as { password_hash: string }).password_hash;
+		} finally {
+			db.close();
+		}
+	};
+
+	beforeAll(async () => {
+		appDir = await copyFixture('kit2-lucia');
+		firstRun = await runCli(appDir, ['--yes', '--dry-run']);
+		await install(appDir);
+		// sv's next step for Lucia: its tables. drizzle-kit asks before creating them under sv's
+		// `strict: true`, and without a terminal creates nothing: a person would answer yes.
+		const config = path.join(appDir, 'drizzle.config.ts');
+		await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('strict: true', 'strict: false'));
+		const push = await run('npm', ['run', 'db:push'], { cwd: appDir, timeout: 120_000 });
+		expect(push.exitCode, push.stdout + push.stderr).toBe(0);
+		await build(appDir);
+		server = await start(appDir);
+		browser = await launchBrowser();
+		// sv's Lucia demo, its Register button: Lucia's session functions sign the browser in.
+		const page = await browser.newPage();
+		await page.goto(`${server.url}/demo/lucia/login`);
+		await page.getByLabel('Username').fill(username);
+		await page.getByLabel('Password').fill(password);
+		await page.getByRole('button', { name: 'Register' }).click();
+		await page.waitForURL(`${server.url}/demo/lucia`).catch(async (error: Error) => {
+			throw new Error(`${error.message}\n${await page.locator('body').innerText()}\n${server!.output()}`);
+		});
+		await page.close();
+		await server.stop();
+		server = undefined;
+		switched = await runCli(appDir, ['switch']);
+		if (switched.exitCode === 0) {
+			await build(appDir);
+			server = await start(appDir);
+		}
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await server?.stop();
+		if (appDir) await removeApp(appDir);
+	});
+
+	it('names Lucia and the switch on the first run', () => {
+		expect(firstRun.exitCode, firstRun.stdout + firstRun.stderr).toBe(0);
+		expect(firstRun.stdout).toContain('Lucia is already set up in this app:');
+		expect(firstRun.stdout).toContain('validateSessionToken and sessionCookieName in src/lib/server/auth.ts');
+		expect(firstRun.stdout).toContain('npx create-auth switch');
+	});
+
+	it("copies Lucia's user, password and signed-in session, and leaves one auth hook", async () => {
+		expect(switched.exitCode, switched.stdout + switched.stderr).toBe(0);
+		expect(switched.stdout).toContain("Copied Lucia's 1 users, 1 passwords, 0 linked accounts and 1 signed-in sessions into create-auth's tables.");
+		const hooks = await read('src/hooks.server.ts');
+		expect(hooks).not.toContain('validateSessionToken');
+		expect(hooks).toContain('export const handle = sequence(authentication, authorization);');
+		await expect(read('src/lib/server/auth.ts')).rejects.toThrow();
+		await expect(read('src/routes/demo/lucia/login/+page.server.ts')).rejects.toThrow();
+		expect(JSON.parse(await read('package.json')).devDependencies).not.toHaveProperty('@oslojs/crypto');
+	});
+
+	it('passes svelte-check with 0 errors', async () => {
+		const result = await check(appDir);
+		expect(result.diagnostics.filter((diagnostic) => diagnostic.type === 'ERROR')).toEqual([]);
+		expect(result.errors).toBe(0);
+	});
+
+	it('keeps the browser signed in: its Lucia cookie becomes a create-auth session, read once', async () => {
+		const page = await browser!.newPage();
+		const response = await page.goto(`${server!.url}/account`);
+		expect(response?.status(), server!.output()).toBe(200);
+		expect(new URL(page.url()).pathname).toBe('/account');
+		expect(await page.locator('body').innerText()).toContain(`Signed in as ${username}.`);
+		const names = (await browser!.context.cookies()).map(({ name }) => name);
+		expect(names).toContain('auth.session-token');
+		expect(names).not.toContain('auth-session');
+		await page.close();
+	});
+
+	it("signs the user in again with the username and password after signing out, rehashing Lucia's argon2id hash", async () => {
+		expect(hashOf()).toMatch(/^\$argon2id\$/);
+		const page = await browser!.newPage();
+		await page.goto(`${server!.url}/signout`);
+		await page.getByRole('button', { name: 'Sign out' }).click();
+		await page.waitForURL((url) => url.pathname !== '/signout');
+		await page.goto(`${server!.url}/signin`);
+		await submitCredentials(page, 'Sign in', username, password);
+		await page.waitForURL((url) => url.pathname === '/');
+		await page.goto(`${server!.url}/account`);
+		expect(new URL(page.url()).pathname).toBe('/account');
+		await page.close();
+		expect(hashOf()).toMatch(/^scrypt\$/);
+	});
+});
+
+/**
  * Issue 29, from Auth.js: sv's kit2-ts app with `@auth/sveltekit` set up as its SvelteKit guide
  * does (src/test/authjs-guide.ts), installed. A browser holds a session cookie Auth.js made
  * (`encode` from @auth/core, with the app's AUTH_SECRET and Auth.js's salt), which the built

@@ -31,8 +31,8 @@ describe('validateAnswers', () => {
 		[{ rateLimit: 'Redis' as never }, 'E_UNKNOWN_RATE_LIMIT_STORE'],
 		[{ rateLimit: '' as never }, 'E_UNKNOWN_RATE_LIMIT_STORE'],
 		[{ previous: ['better-auth' as const] }, 'ok'],
+		[{ previous: ['lucia' as const] }, 'ok'],
 		[{ previous: [] }, 'ok'],
-		[{ previous: ['lucia' as const] }, 'E_SWITCH_UNSUPPORTED'],
 		[{ previous: ['better-auth' as const, 'better-auth' as const] }, 'E_SWITCH_UNSUPPORTED'],
 		[{ previous: ['passport' as never] }, 'E_SWITCH_UNSUPPORTED']
 	])('%j → %s', (answers, code) => {

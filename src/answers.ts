@@ -3,7 +3,7 @@ import { CliError } from './errors.js';
 import { featuresFor } from './features/index.js';
 import { findProvider, PROVIDERS } from './providers/index.js';
 import type { Descriptor, FeatureDescriptor, ProviderScaffold } from './providers/types.js';
-import { isSwitchable, SWITCHABLE_LIBRARIES, type AuthLibraryId } from './existing-auth.js';
+import { AUTH_LIBRARIES, type AuthLibraryId } from './existing-auth.js';
 
 /**
  * Session strategies of the spec: `jwt` (an encrypted cookie, the default) or `database` (a
@@ -105,8 +105,8 @@ export function validateAnswers(answers: Answers): Answers {
 		);
 	}
 	const previous = answers.previous ?? [];
-	if (previous.length > 1 || previous.some((id) => !isSwitchable(id))) {
-		throw new CliError('E_SWITCH_UNSUPPORTED', `create-auth honours the sessions of one previous library, one of ${SWITCHABLE_LIBRARIES.join(', ')}; not ${previous.join(', ')}.`);
+	if (previous.length > 1 || previous.some((id) => !(AUTH_LIBRARIES as readonly string[]).includes(id))) {
+		throw new CliError('E_SWITCH_UNSUPPORTED', `create-auth honours the sessions of one previous library, one of ${AUTH_LIBRARIES.join(', ')}; not ${previous.join(', ')}.`);
 	}
 	return { ...answers, protect: answers.protect.map(normalizePrefix) };
 }

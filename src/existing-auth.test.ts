@@ -151,9 +151,9 @@ describe('existingAuthNotice', () => {
 		]);
 	});
 
-	it('says that a library create-auth cannot switch from is left as it is', () => {
-		const [lucia] = findAuthLibraries({ lucia: '3.2.0' }, {});
-		expect(existingAuthNotice(lucia!).split('\n').at(-1)).toBe('create-auth cannot switch an app from Lucia yet.');
+	it("names the switch for Lucia's session functions too", async () => {
+		const [lucia] = findAuthLibraries({ '@oslojs/crypto': '^1.0.1' }, { 'src/lib/server/auth.ts': 'export const sessionCookieName = "auth-session";\nexport function validateSessionToken() {}' });
+		expect(existingAuthNotice(lucia!).split('\n').slice(-2)).toEqual(['To switch it to create-auth instead, users, passwords and sessions with it:', '  npx create-auth switch']);
 	});
 });
 

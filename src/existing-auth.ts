@@ -1,8 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** The auth libraries create-auth recognises in an app it is added to. */
-export type AuthLibraryId = 'authjs' | 'better-auth' | 'lucia';
+/** The auth libraries create-auth recognises in an app it is added to, and `create-auth switch` moves an app off (issue 29). */
+export const AUTH_LIBRARIES = ['authjs', 'better-auth', 'lucia'] as const;
+
+/** One of {@link AUTH_LIBRARIES}. */
+export type AuthLibraryId = (typeof AUTH_LIBRARIES)[number];
 
 /** An auth library the app already uses, and where that shows. */
 export interface FoundAuthLibrary {
@@ -168,20 +171,10 @@ export function existingAuthNotice(library: FoundAuthLibrary): string {
 		`Both hooks run on every request, and ${library.name}'s users cannot sign in`,
 		"on /signin (create-auth's accounts are its own) until the app is switched",
 		'over to one of them.',
-		...(isSwitchable(library.id)
-			? [`To switch it to create-auth instead, users, passwords and sessions with it:`, '  npx create-auth switch']
-			: [`create-auth cannot switch an app from ${library.name} yet.`])
+		`To switch it to create-auth instead, users, passwords and sessions with it:`,
+		'  npx create-auth switch'
 	].join('\n');
 }
-
-/** The libraries `create-auth switch` moves an app off (issue 29); the others wait for it. */
-export const SWITCHABLE_LIBRARIES = ['authjs', 'better-auth'] as const satisfies readonly AuthLibraryId[];
-
-/** One of {@link SWITCHABLE_LIBRARIES}. */
-export type SwitchableLibraryId = (typeof SWITCHABLE_LIBRARIES)[number];
-
-/** Whether `create-auth switch` moves an app off `id`. */
-export const isSwitchable = (id: AuthLibraryId): id is SwitchableLibraryId => (SWITCHABLE_LIBRARIES as readonly string[]).includes(id);
 
 /**
  * The Auth.js configuration at the path of create-auth's own (`src/auth.ts` or `.js`, as Auth.js's

@@ -49,6 +49,8 @@ export interface TemplateContext {
 	signInSectionTypes: string[];
 	/** The sign-in page has an email field (a descriptor's `emailField`): passkeys are offered in its autofill. */
 	signInEmailField: boolean;
+	/** The password sign-in's address field takes a username too (a descriptor's `usernames`): labelled so, and typed as text. */
+	signInUsernames: boolean;
 	/** The sign-in page has an "or" between its parts: fields before the passkey button, or anything before OAuth buttons. */
 	signInDivider: boolean;
 	/** The app has a `/signup` page (some descriptor's route). */
@@ -141,6 +143,7 @@ export function templateContext(
 		oauth: hasOAuth,
 		signInFields: hasFields,
 		signInEmailField: hasEmailField,
+		signInUsernames: parts.some((part) => part.usernames),
 		signInSectionTypes: [...new Set(PROVIDERS.filter(({ sections }) => sections?.includes('signin/fields')).map(({ type }) => type))],
 		signInDivider: (hasEmailField && emailAutofill) || (hasFields && hasOAuth),
 		signUpPage: hasAccountsOfOurOwn,

@@ -3,7 +3,7 @@ import { adaptersFor, DATABASE_URL, findAdapter } from '../adapters.js';
 import { equivalentCommand, resolveAnswers, validateAnswers, type Answers } from '../answers.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
-import { authjsConfigAtOurPath, existingAuthNotice, isSwitchable, type FoundAuthLibrary } from '../existing-auth.js';
+import { authjsConfigAtOurPath, existingAuthNotice, type FoundAuthLibrary } from '../existing-auth.js';
 import { findProvider, PROVIDERS } from '../providers/index.js';
 import { loadApp, type LoadedApp } from './app.js';
 import { installStep, providerSteps, shownBase, writeApp, type WriteOptions } from './pipeline.js';
@@ -95,9 +95,9 @@ function sayExistingAuth(app: LoadedApp): void {
  * @throws {CliError} `E_CANCELLED` when the prompt is cancelled
  */
 async function chooseSwitch(app: LoadedApp): Promise<boolean> {
-	const switchable = (app.project.existingAuth?.libraries ?? []).filter(({ id }) => isSwitchable(id));
-	if (switchable.length !== 1) return false;
-	const [{ name }] = switchable as [FoundAuthLibrary];
+	const libraries = app.project.existingAuth?.libraries ?? [];
+	if (libraries.length !== 1) return false;
+	const [{ name }] = libraries as [FoundAuthLibrary];
 	const choice = await prompts.select({
 		message: `This app uses ${name}: switch it to create-auth, or add create-auth beside it?`,
 		options: [

@@ -2,11 +2,14 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hash } from '@node-rs/argon2';
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { SQLiteAdapter } from '../../runtime/server/auth/adapters/sqlite.js';
+import { authorizeWithPassword } from '../../runtime/server/auth/passwords/accounts.js';
 import { storedSessionKey } from '../../runtime/server/auth/session/stored-key.js';
 import { parseModule } from '../edits/ast.js';
 import { GUIDE_FILES } from '../test/authjs-guide.js';
@@ -51,6 +54,19 @@ async function signUpWithBetterAuth(app: string) {
 	const response = await auth.api.signUpEmail({ body: { email: 'ann@example.com', password: 'correct horse battery staple', name: 'Ann' }, returnHeaders: true });
 	const cookie = /better-auth\.session_token=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')![1]!;
 	return { db, id: response.response.user.id, token: decodeURIComponent(cookie).split('.')[0]! };
+}
+
+/** Lucia's tables in the app's local.db as sv's schema declares them, with a user registered and signed in as its demo does. */
+async function registerWithLucia(app: string) {
+	const db = new Database(path.join(app, 'local.db'));
+	onTestFinished(() => void db.close());
+	db.exec(`CREATE TABLE "user" (id TEXT PRIMARY KEY, age INTEGER, username TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL);
+		CREATE TABLE "session" (id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES "user"(id), expires_at INTEGER NOT NULL);`);
+	const passwordHash = await hash('correct horse battery staple', { memoryCost: 19456, timeCost: 2, outputLen: 32, parallelism: 1 });
+	db.prepare(`INSERT INTO "user" (id, username, password_hash) VALUES ('lucia1', 'ada', ?)`).run(passwordHash);
+	const token = 'Kc5EakGPecrxKA2nIy3HMpDK';
+	db.prepare(`INSERT INTO "session" VALUES (?, 'lucia1', ?)`).run(createHash('sha256').update(token).digest('hex'), Math.floor(Date.now() / 1000) + 30 * 86_400);
+	return { db, id: 'lucia1', token };
 }
 
 /** A SvelteKit 2 app (sv's kit2-ts) with Auth.js set up as its SvelteKit guide does (authjs.dev/reference/sveltekit). */
@@ -163,5 +179,35 @@ describe('create-auth switch', { timeout: 60_000 }, () => {
 		expect(await regenerate({ cwd: app, install: false })).toBe(0);
 		expect(stdout.text).toContain('Nothing to write: the app is up to date.');
 		await expect(switchApp({ cwd: app, dryRun: true })).rejects.toMatchObject({ code: 'E_NOTHING_TO_SWITCH' });
+	});
+
+	it("switches from Lucia: its hook, module and demo go, create-auth is set up with Lucia's sessions, and its user signs in by username", async () => {
+		const app = await appFrom('kit2-lucia');
+		await symlink(path.join(repoRoot, 'node_modules'), path.join(app, 'node_modules'), 'dir');
+		const ada = await registerWithLucia(app);
+		expect(await switchApp({ cwd: app, install: false })).toBe(0);
+		expect(stdout.text).toContain("Copied Lucia's 1 users, 1 passwords, 0 linked accounts and 1 signed-in sessions into create-auth's tables.");
+		const read = (file: string) => readFile(path.join(app, file), 'utf8').catch(() => undefined);
+		expect(await read('src/lib/server/auth.ts')).toBeUndefined();
+		expect(await read('src/routes/demo/lucia/login/+page.server.ts')).toBeUndefined();
+		const hooks = (await read('src/hooks.server.ts'))!;
+		expect(hooks).not.toContain('validateSessionToken');
+		expect(hooks).toContain('export const handle = sequence(authentication, authorization);');
+		expect(await read('src/auth.ts')).toContain('previousSessions: [luciaSessions()]');
+		expect(await read('src/app.d.ts')).not.toContain("import('$lib/server/auth')");
+		const signIn = (await read('src/routes/signin/+page.svelte'))!;
+		expect(signIn).toContain('Email or username');
+		expect(signIn).toContain('<input name="email" type="text"');
+		const packageJson = JSON.parse((await read('package.json'))!);
+		expect(packageJson.devDependencies).not.toHaveProperty('@oslojs/crypto');
+		expect(packageJson.dependencies).toHaveProperty('@node-rs/argon2');
+
+		const adapter = SQLiteAdapter({ database: ada.db });
+		expect(await authorizeWithPassword(adapter, { email: 'ada', password: 'correct horse battery staple' })).toMatchObject({ id: ada.id, name: 'ada' });
+		expect((await adapter.getSessionAndUser(storedSessionKey(ada.token)))?.user.id).toBe(ada.id);
+
+		stdout.clear();
+		expect(await regenerate({ cwd: app, install: false })).toBe(0);
+		expect(stdout.text).toContain('Nothing to write: the app is up to date.');
 	});
 });

@@ -4,13 +4,16 @@ import { STRATEGIES, validateAnswers, type Strategy } from '../answers.js';
 import { lookupEnv } from '../doctor/check.js';
 import { readEnvSources } from '../doctor/gather.js';
 import { CliError } from '../errors.js';
-import { isSwitchable, SWITCHABLE_LIBRARIES, type FoundAuthLibrary, type SwitchableLibraryId } from '../existing-auth.js';
+import type { AuthLibraryId, FoundAuthLibrary } from '../existing-auth.js';
 import { redactUrl } from '../migrate.js';
 import type { Project } from '../project.js';
-import { copyBetterAuthData, type CopyReport } from '../switch/better-auth-data.js';
 import { planAuthjsSwitch } from '../switch/authjs.js';
 import { planBetterAuthSwitch } from '../switch/better-auth.js';
+import { copyBetterAuthData } from '../switch/better-auth-data.js';
 import { connectData } from '../switch/connection.js';
+import type { CopyReport, DataConnection } from '../switch/data.js';
+import { planLuciaSwitch } from '../switch/lucia.js';
+import { copyLuciaData } from '../switch/lucia-data.js';
 import { readSources } from '../switch/sources.js';
 import type { LibrarySwitch } from '../switch/types.js';
 import { loadApp, type LoadedApp } from './app.js';
@@ -39,7 +42,7 @@ export interface SwitchOptions extends WriteOptions {
  *
  * @returns the exit code: 0, or 1 when a dry run found blockers
  * @throws {CliError} `E_NOTHING_TO_SWITCH`, `E_SWITCH_WHICH` (several libraries, no `--from`),
- *   `E_SWITCH_UNSUPPORTED` (a library it cannot switch from yet), `E_SWITCH_BLOCKED`, and those
+ *   `E_SWITCH_BLOCKED`, and those
  *   of validation, writing, installing, `migrate` and the copy (`E_SWITCH_NO_TABLES`,
  *   `E_DATABASE_URL_MISSING`, `E_DRIVER_MISSING`, `E_DATABASE_UNREACHABLE`)
  */
@@ -76,7 +79,7 @@ export async function switchApp(options: SwitchOptions): Promise<number> {
 		amend: plan.amend,
 		beforeCommit: async (written) => {
 			await migrate({ app: written });
-			copied = await copyData(written.project, plan);
+			copied = await copyData(written.project, plan, COPIERS[library.id]);
 		}
 	});
 	if (options.dryRun) {
@@ -92,13 +95,21 @@ export async function switchApp(options: SwitchOptions): Promise<number> {
 }
 
 /** Each switchable library's planner: its switch, worked out from the app's files. */
-const PLANNERS: Record<SwitchableLibraryId, typeof planBetterAuthSwitch> = {
+const PLANNERS: Record<AuthLibraryId, typeof planBetterAuthSwitch> = {
 	authjs: planAuthjsSwitch,
-	'better-auth': planBetterAuthSwitch
+	'better-auth': planBetterAuthSwitch,
+	lucia: planLuciaSwitch
+};
+
+/** Each library's copy of its rows into create-auth's tables; none for Auth.js without an adapter (its users are in its cookies). */
+const COPIERS: Record<AuthLibraryId, ((connection: DataConnection) => Promise<CopyReport>) | undefined> = {
+	authjs: undefined,
+	'better-auth': copyBetterAuthData,
+	lucia: copyLuciaData
 };
 
 /** The library to switch from: `--from`, else the one the app has. */
-function chooseLibrary(found: readonly FoundAuthLibrary[], from: string | undefined): FoundAuthLibrary & { id: SwitchableLibraryId } {
+function chooseLibrary(found: readonly FoundAuthLibrary[], from: string | undefined): FoundAuthLibrary {
 	if (found.length === 0) {
 		throw new CliError('E_NOTHING_TO_SWITCH', 'This app has no Auth.js, Better Auth or Lucia setup to switch from.', 'Run npx create-auth to add create-auth.');
 	}
@@ -107,14 +118,7 @@ function chooseLibrary(found: readonly FoundAuthLibrary[], from: string | undefi
 		const names = found.map(({ id }) => id).join(', ');
 		throw new CliError('E_SWITCH_WHICH', from === undefined ? `This app has ${found.map(({ name }) => name).join(' and ')}.` : `This app has no ${from} setup (it has ${names}).`, `Say which with --from (${names}).`);
 	}
-	if (!isSwitchable(library.id)) {
-		throw new CliError(
-			'E_SWITCH_UNSUPPORTED',
-			`Switching from ${library.name} is not built yet; create-auth switches apps from ${SWITCHABLE_LIBRARIES.join(', ')}.`,
-			"Run npx create-auth to add create-auth's sign-in beside it (both run until you switch)."
-		);
-	}
-	return { ...library, id: library.id };
+	return library;
 }
 
 /** The project as the switch leaves it for planning: the library gone, and with it any runtime folder its deleted module shadowed. */
@@ -149,15 +153,15 @@ function saySwitch(plan: LibrarySwitch): void {
  * Copies the library's rows into create-auth's tables, at the app's `DATABASE_URL`.
  * @throws {CliError} `E_DATABASE_URL_MISSING`, and those of {@link connectData} and the copy
  */
-async function copyData(project: Project, plan: LibrarySwitch): Promise<CopyReport | undefined> {
-	if (!plan.dialect) return undefined;
+async function copyData(project: Project, plan: LibrarySwitch, copy: ((connection: DataConnection) => Promise<CopyReport>) | undefined): Promise<CopyReport | undefined> {
+	if (!plan.dialect || !copy) return undefined;
 	const url = lookupEnv(await readEnvSources(project), 'DATABASE_URL')?.value;
 	if (!url) {
 		throw new CliError('E_DATABASE_URL_MISSING', `DATABASE_URL is not set: ${plan.library.name}'s users are in the database it names.`, 'Set it in .env, then run npx create-auth switch again.');
 	}
 	const connection = await connectData(project.root, plan.dialect, url);
 	try {
-		const report = await copyBetterAuthData(connection);
+		const report = await copy(connection);
 		prompts.log.step(`Copied from ${redactUrl(url)} (${findAdapter(plan.answers.adapter)?.label ?? plan.answers.adapter}).`);
 		return report;
 	} finally {

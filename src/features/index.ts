@@ -2,12 +2,13 @@ import type { FeatureAnswers, FeatureDescriptor } from '../providers/types.js';
 import { rateLimitRedis } from './rate-limit-redis.js';
 import { sessionsFromAuthjs } from './sessions-from-authjs.js';
 import { sessionsFromBetterAuth } from './sessions-from-better-auth.js';
+import { sessionsFromLucia } from './sessions-from-lucia.js';
 
 /**
  * Every feature the CLI can scaffold: descriptors chosen by answers other than the providers,
  * in the order their sections appear (after the providers').
  */
-export const FEATURES: readonly FeatureDescriptor[] = [rateLimitRedis, sessionsFromAuthjs, sessionsFromBetterAuth];
+export const FEATURES: readonly FeatureDescriptor[] = [rateLimitRedis, sessionsFromAuthjs, sessionsFromBetterAuth, sessionsFromLucia];
 
 /** The features these answers choose, in {@link FEATURES} order. */
 export function featuresFor(answers: FeatureAnswers): FeatureDescriptor[] {

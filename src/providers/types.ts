@@ -88,6 +88,11 @@ export interface Descriptor {
 	/** It offers sign-in in the autofill of the sign-in page's first email field. */
 	emailAutofill?: true;
 	/**
+	 * Some of the app's password accounts are keyed by a username, not an address (users carried
+	 * over from Lucia): the password sign-in's address field also takes a username.
+	 */
+	usernames?: true;
+	/**
 	 * What it builds on the app's trusted origin (`AUTH_URL`, or the request's host with
 	 * `AUTH_TRUST_HOST`), for `doctor`'s `trusted-origin` check: `links` names them
 	 * (`OAuth redirect URIs`), `flow` the sign-in that stops without one (`OAuth`); `callback`:

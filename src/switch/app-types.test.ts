@@ -5,6 +5,8 @@ import { removeLibraryTypes } from './app-types.js';
 
 /** src/app.d.ts as `sv add drizzle better-auth` (sv 0.17.1) wrote it. */
 const SV_BETTER_AUTH = await readFile(new URL('../../e2e/fixtures/kit2-better-auth/src/app.d.ts', import.meta.url), 'utf8');
+/** src/app.d.ts as `sv add drizzle lucia` (sv 0.11.3) wrote it: members typed by inline imports of its module, the last without `;`. */
+const SV_LUCIA = await readFile(new URL('../../e2e/fixtures/kit2-lucia/src/app.d.ts', import.meta.url), 'utf8');
 
 describe('removeLibraryTypes', () => {
 	it("takes Better Auth's type import and the Locals members typed with it out of sv's app.d.ts, and nothing else", () => {
@@ -15,6 +17,14 @@ describe('removeLibraryTypes', () => {
 		const typed = addAppTypes(result.content, '$lib/auth').content;
 		expect(typed).toContain('auth(): Promise<Session | null>;');
 		expect(typed).not.toContain('AuthSession');
+	});
+
+	it("takes the Locals members sv's Lucia add-on types with inline imports of its module out, line and all", () => {
+		const result = removeLibraryTypes(SV_LUCIA, ['$lib/server/auth']);
+		expect(result.removed).toEqual(['user', 'session']);
+		expect(result.content).toBe(SV_LUCIA.replace(/\t\t\tuser: import[^\n]*\n\t\t\tsession: import[^\n]*\n/, ''));
+		expect(result.content).toContain('\t\tinterface Locals {\n\t\t}\n');
+		expect(removeLibraryTypes(SV_LUCIA, ['$lib/server/other']).content).toBe(SV_LUCIA);
 	});
 
 	it('removes members one a line, with their separators, and keeps the app\'s own', () => {

@@ -1,13 +1,15 @@
 import type { CallExpression, Expression, ObjectExpression, ObjectProperty } from '@babel/types';
-import { DEFAULT_ANSWERS, type Answers, type Strategy } from '../answers.js';
+import type { Strategy } from '../answers.js';
 import { parseModule, unwrapExpression, walk } from '../edits/ast.js';
 import { removeDependencies, removeScripts } from '../edits/package-json.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
 import type { Manifest } from '../manifest.js';
 import type { Project } from '../project.js';
 import { removeLibraryTypes } from './app-types.js';
-import type { DataDialect } from './better-auth-data.js';
+import type { DataDialect } from './data.js';
 import { removeLibraryHandle } from './hooks.js';
+import { drizzleAnswers, drizzleBlockers } from './onto-drizzle.js';
+import { escapeRegExp, libSpecifierOf } from './sources.js';
 import type { LibrarySwitch } from './types.js';
 
 /** Better Auth's packages an app declares: the library, its CLI (`auth`, as sv installs it; formerly `@better-auth/cli`). */
@@ -124,23 +126,19 @@ export function planBetterAuthSwitch(
 	const dialect = options?.dialect;
 	if (options && !dialect) blockers.push(`Better Auth's database in ${configPath} could not be read (drizzleAdapter(db, { provider }), better-sqlite3, pg or mysql2).`);
 	// create-auth's tables go where Better Auth's are, through the app's Drizzle db (sv's Better Auth apps have one).
-	if (options && !project.drizzle) blockers.push("The switch moves Better Auth apps whose database the app's Drizzle db reaches (as sv add better-auth sets them up); this app has no Drizzle setup.");
-	const recordedAdapter = manifest?.answers.adapter;
-	if (recordedAdapter && recordedAdapter !== 'drizzle') {
-		blockers.push(`create-auth keeps its users here with the ${recordedAdapter} adapter, not in the Drizzle database Better Auth's users are copied to: set it up with --adapter drizzle first.`);
-	}
+	if (options) blockers.push(...drizzleBlockers(project, manifest, 'Better Auth'));
 	if (options && providers.length === 0) blockers.push('Better Auth has neither emailAndPassword nor a social provider create-auth has: nobody could sign in.');
 
 	// What goes: the configuration, the client, sv's demo routes.
 	const moduleSpecifier = configPath ? libSpecifierOf(configPath, project.libDir) : undefined;
 	const usesLibrary = (text: string) =>
 		/\bfrom\s*['"](?:better-auth|@better-auth\/[^'"]+)(?:\/[^'"]*)?['"]/.test(text) ||
-		(moduleSpecifier !== undefined && new RegExp(`from\\s*['"]${escape(moduleSpecifier)}(?:\\.[jt]s)?['"]`).test(text)) ||
+		(moduleSpecifier !== undefined && new RegExp(`from\\s*['"]${escapeRegExp(moduleSpecifier)}(?:\\.[jt]s)?['"]`).test(text)) ||
 		/\bfrom\s*['"]\$lib\/auth-client(?:\.[jt]s)?['"]/.test(text);
 	const deleted = Object.keys(sources).filter(
 		(file) =>
 			file === configPath ||
-			(new RegExp(`^${escape(project.libDir)}/auth-client\\.[jt]s$`).test(file) && /better-auth/.test(sources[file]!)) ||
+			(new RegExp(`^${escapeRegExp(project.libDir)}/auth-client\\.[jt]s$`).test(file) && /better-auth/.test(sources[file]!)) ||
 			file.startsWith(SV_DEMO)
 	);
 	const hooksPath = ['src/hooks.server.ts', 'src/hooks.server.js'].find((file) => sources[file] !== undefined);
@@ -166,17 +164,9 @@ export function planBetterAuthSwitch(
 	const schemaScript = (command: string) => /\bauth\s+generate\b/.test(command) && configPath !== undefined && command.includes(configPath);
 	edits['package.json'] = removeScripts(removeDependencies(project.packageJson, PACKAGES), schemaScript);
 
-	const recorded = manifest?.answers;
-	const answers: Answers = {
-		...(recorded ?? DEFAULT_ANSWERS),
-		providers: [...new Set([...(recorded?.providers ?? []), ...providers])],
-		strategy: given.strategy ?? recorded?.strategy ?? 'database',
-		adapter: 'drizzle',
-		previous: ['better-auth']
-	};
 	return {
 		library,
-		answers,
+		answers: drizzleAnswers(manifest, providers, given, 'better-auth'),
 		edits,
 		amend: {},
 		// One line each, at most about 76 characters, for an 80-column terminal.
@@ -197,13 +187,5 @@ export function planBetterAuthSwitch(
 		dialect
 	};
 }
-
-/** `$lib/server/auth` for `src/lib/server/auth.ts`; the path without extension outside the lib folder. */
-function libSpecifierOf(file: string, libDir: string): string {
-	const bare = file.replace(/\.[jt]s$/, '');
-	return bare.startsWith(`${libDir}/`) ? `$lib/${bare.slice(libDir.length + 1)}` : bare;
-}
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { importFromApp } from '../app-modules.js';
 import { CliError } from '../errors.js';
 import { connectDatabase, redactUrl, type MigrationConnection } from '../migrate.js';
-import type { DataConnection, DataDialect } from './better-auth-data.js';
+import type { DataConnection, DataDialect } from './data.js';
 
 /** better-sqlite3's surface used here. */
 interface SqliteModule {

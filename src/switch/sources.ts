@@ -30,3 +30,12 @@ export async function readSources(root: string): Promise<Record<string, string>>
 	}
 	return sources;
 }
+
+/** The specifier app code imports a module by: `$lib/server/auth` for `src/lib/server/auth.ts`; outside the lib folder, its path without extension. */
+export function libSpecifierOf(file: string, libDir: string): string {
+	const bare = file.replace(/\.[jt]s$/, '');
+	return bare.startsWith(`${libDir}/`) ? `$lib/${bare.slice(libDir.length + 1)}` : bare;
+}
+
+/** `text` with the characters a regular expression gives a meaning escaped (and `/`), to match it as it is. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

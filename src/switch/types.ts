@@ -1,6 +1,6 @@
 import type { Answers } from '../answers.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
-import type { DataDialect } from './better-auth-data.js';
+import type { DataDialect } from './data.js';
 
 /**
  * What switching an app from its auth library to create-auth takes (`create-auth switch`, issue

@@ -354,4 +354,27 @@ describe('changing the password on the account page', () => {
 		expect(await post(jar)).toMatchObject({ status: 400, data: { error: 'NoPassword' } });
 		expect(await post(new Jar())).toEqual({ redirect: '/signin?callbackUrl=%2Faccount' });
 	});
+
+	it("changes the password of a user carried over from Lucia, keyed by username, and not another user's through a name equal to that username", async () => {
+		const { auth, adapter } = app({ session: { strategy: 'database' } });
+		const later = new Date(Date.now() + 3_600_000);
+		await adapter.createUser!({ id: 'lucia-ada', email: null, emailVerified: null, name: 'ada', image: null } as never);
+		await adapter.linkAccount!({ userId: 'lucia-ada', type: 'credentials', provider: 'credentials', providerAccountId: 'ada', password_hash: await hashPassword('the lucia password') });
+		await adapter.createSession!({ sessionToken: storedSessionKey('ada-browser'), userId: 'lucia-ada', expires: later });
+		// An OAuth user without an address who named themselves after Ada's username.
+		await adapter.createUser!({ id: 'oauth-eve', email: null, emailVerified: null, name: 'Ada', image: null } as never);
+		await adapter.createSession!({ sessionToken: storedSessionKey('eve-browser'), userId: 'oauth-eve', expires: later });
+		const change = async (token: string, form: Record<string, string>) => {
+			const jar = new Jar();
+			jar.values.set('auth.session-token', token);
+			const event = requestEvent('http://localhost/account', jar, { form, headers: { accept: 'text/html' } });
+			await auth.handle({ event, resolve: async () => new Response('ok') });
+			return actionOutcome(auth.changePassword, event);
+		};
+		expect(await change('eve-browser', { currentPassword: 'the lucia password', password: 'eve takes over ada' })).toMatchObject({ status: 400, data: { error: 'NoPassword' } });
+		expect(await passwordWorks(adapter, 'ada', 'the lucia password')).toBe(true);
+		expect(await change('ada-browser', { currentPassword: 'the lucia password', password: 'a brand new password' })).toMatchObject({ status: 200, data: { passwordChanged: true } });
+		expect(await passwordWorks(adapter, 'ada', 'a brand new password')).toBe(true);
+	});
 });
+

@@ -133,7 +133,9 @@ export type PasswordChanged = { passwordChanged: true };
 /**
  * The account page's change-password action, for the signed-in user ({@link requireUser}: a
  * visitor who is not is sent to sign in). Form fields: `currentPassword` and the new `password`.
- * 1. the user's `credentials` account is found by their email (400 `NoPassword` without one);
+ * 1. the user's `credentials` account is found by their email, or for a user without one by their
+ *    name (the username a password account carried over from Lucia is keyed by), and must be
+ *    this user's (400 `NoPassword` without one);
  * 2. the attempt is counted against the `signIn` limits as a password sign-in of the email from
  *    this client, since it is a guess at the password too ({@link countPasswordAttempt}: 429 with
  *    `Retry-After`; 503 when the store is down);
@@ -147,7 +149,7 @@ export type PasswordChanged = { passwordChanged: true };
 export async function changePasswordAction(event: RequestEvent, config: ResolvedConfig): Promise<PasswordChanged | PasswordFormFailure> {
 	const user = await requireUser(event);
 	const form = await readForm(event.request);
-	const email = user.email ?? '';
+	const email = user.email ?? normalizeEmail(user.name ?? '');
 	const account = email ? await need(config, 'getAccount')(email, PASSWORD_PROVIDER) : null;
 	if (!account || account.userId !== user.id || typeof account.password_hash !== 'string') {
 		return fail(400, { error: 'NoPassword', message: 'This account has no password to change.' });
