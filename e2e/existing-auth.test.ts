@@ -10,9 +10,10 @@
  * Then issue 29 in the same app: a user registers with Better Auth (sv's demo page, in Chromium),
  * `create-auth switch` runs, and the app passes svelte-check and builds with one auth hook; the
  * same browser is still signed in (its Better Auth cookie replaced by ours) and the same password
- * signs in on /signin. And an app with Auth.js (below, its own install), switched the same way.
+ * signs in on /signin. And apps made with Lucia (sv add lucia) and Auth.js (below, each its own
+ * install), switched the same way.
  *
- * Node 22: the app's better-sqlite3 (^13) needs it.
+ * Node 22: the Better Auth app's better-sqlite3 (^13) needs it; the others run on the default Node.
  */
 import fs from 'node:fs/promises';
 import Database from 'better-sqlite3';

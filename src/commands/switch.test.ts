@@ -187,6 +187,7 @@ describe('create-auth switch', { timeout: 60_000 }, () => {
 		const ada = await registerWithLucia(app);
 		expect(await switchApp({ cwd: app, install: false })).toBe(0);
 		expect(stdout.text).toContain("Copied Lucia's 1 users, 1 passwords, 0 linked accounts and 1 signed-in sessions into create-auth's tables.");
+		expect(stdout.text).toContain('Copied from local.db (Drizzle).');
 		const read = (file: string) => readFile(path.join(app, file), 'utf8').catch(() => undefined);
 		expect(await read('src/lib/server/auth.ts')).toBeUndefined();
 		expect(await read('src/routes/demo/lucia/login/+page.server.ts')).toBeUndefined();

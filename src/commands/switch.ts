@@ -162,7 +162,9 @@ async function copyData(project: Project, plan: LibrarySwitch, copy: ((connectio
 	const connection = await connectData(project.root, plan.dialect, url);
 	try {
 		const report = await copy(connection);
-		prompts.log.step(`Copied from ${redactUrl(url)} (${findAdapter(plan.answers.adapter)?.label ?? plan.answers.adapter}).`);
+		// A SQLite URL is a file name, with no password to hide.
+		const where = plan.dialect === 'sqlite' ? url : redactUrl(url);
+		prompts.log.step(`Copied from ${where} (${findAdapter(plan.answers.adapter)?.label ?? plan.answers.adapter}).`);
 		return report;
 	} finally {
 		await connection.close();
