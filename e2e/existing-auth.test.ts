@@ -20,9 +20,14 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encode } from '@auth/core/jwt';
-import { GUIDE_FILES } from '../src/test/authjs-guide.js';
+import PostgresAuthjsAdapter from '@auth/pg-adapter';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { AUTHJS_PG_SCHEMA } from '../runtime/test/databases.js';
+import { GUIDE_FILES, GUIDE_PG_CONFIG } from '../src/test/authjs-guide.js';
 import { build, check, copyFixture, freePort, install, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
+import { postgresDatabase, type AppDatabase } from './harness/databases.js';
 import { submitCredentials } from './credentials-flow.js';
 import { node22, type NodeToolchain } from './harness/node.js';
 
@@ -320,6 +325,19 @@ describe('an app set up by sv add drizzle lucia, switched (create-auth switch)',
 	});
 });
 
+/** Who the guide's home page (`Signed in as <email>`) says `browser` is signed in as, on `server`; undefined when nobody. */
+async function shownAsSignedIn(browser: Browser, server: Server): Promise<string | undefined> {
+	const page = await browser.newPage();
+	const response = await page.goto(`${server.url}/`);
+	expect(response?.status(), server.output()).toBe(200);
+	const text = await page.locator('body').innerText();
+	await page.close();
+	return /Signed in as (\S+)/.exec(text)?.[1];
+}
+
+/** The `sv` release the kit3 fixtures were made with (as kit2-to-kit3.test.ts). */
+const SV = 'sv@1.0.0-next.7';
+
 /**
  * Issue 29, from Auth.js: sv's kit2-ts app with `@auth/sveltekit` set up as its SvelteKit guide
  * does (src/test/authjs-guide.ts), installed. A browser holds a session cookie Auth.js made
@@ -328,23 +346,13 @@ describe('an app set up by sv add drizzle lucia, switched (create-auth switch)',
  * browser is still signed in, its Auth.js cookie replaced by ours. Then the app moves to SvelteKit 3
  * (`sv migrate sveltekit-3`, Node 22, a regenerate) and the browser is still signed in.
  */
-/** The `sv` release the kit3 fixtures were made with (as kit2-to-kit3.test.ts). */
-const SV = 'sv@1.0.0-next.7';
-
 describe('an app set up with @auth/sveltekit as its guide does, switched (create-auth switch)', () => {
 	const secret = 'an Auth.js secret of at least 32 characters, kept';
 	let appDir: string;
 	let server: Server | undefined;
 	let browser: Browser | undefined;
 	const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
-	const signedInAs = async () => {
-		const page = await browser!.newPage();
-		const response = await page.goto(`${server!.url}/`);
-		expect(response?.status(), server!.output()).toBe(200);
-		const text = await page.locator('body').innerText();
-		await page.close();
-		return /Signed in as (\S+)/.exec(text)?.[1];
-	};
+	const signedInAs = () => shownAsSignedIn(browser!, server!);
 
 	beforeAll(async () => {
 		appDir = await copyFixture('kit2-ts');
@@ -419,3 +427,88 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		expect(await signedInAs()).toBe('ada@example.com');
 	});
 });
+
+/**
+ * Issue 29, from Auth.js with database sessions: the same guide app with `@auth/pg-adapter`
+ * (src/test/authjs-guide.ts, GUIDE_PG_CONFIG) on a PostgreSQL database of its own, Auth.js's
+ * tables made by the schema its adapter page gives. A user and a session written by
+ * @auth/pg-adapter itself, the browser holding that session's cookie, which the built Auth.js
+ * app shows as signed in; then `create-auth switch` copies the rows into create-auth's tables
+ * (its PostgreSQL adapter at the same DATABASE_URL), svelte-check and a build pass, and the
+ * browser is still signed in.
+ */
+describe('an app with @auth/sveltekit and @auth/pg-adapter database sessions, switched (create-auth switch)', () => {
+	let appDir: string;
+	let database: AppDatabase;
+	let server: Server | undefined;
+	let browser: Browser | undefined;
+	let switched: RunResult;
+	const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
+	const signedInAs = () => shownAsSignedIn(browser!, server!);
+
+	beforeAll(async () => {
+		database = await postgresDatabase('authjs');
+		const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+		await pool.query(AUTHJS_PG_SCHEMA);
+		const adapter = PostgresAuthjsAdapter(pool);
+		const user = await adapter.createUser!({ id: '', name: 'Ada', email: 'ada@example.com', emailVerified: null, image: null });
+		const token = randomUUID();
+		await adapter.createSession!({ sessionToken: token, userId: user.id, expires: new Date(Date.now() + 30 * 86_400_000) });
+		await pool.end();
+
+		appDir = await copyFixture('kit2-ts');
+		for (const [file, text] of Object.entries({ ...GUIDE_FILES, 'src/auth.ts': GUIDE_PG_CONFIG })) {
+			await fs.mkdir(path.dirname(path.join(appDir, file)), { recursive: true });
+			await fs.writeFile(path.join(appDir, file), text);
+		}
+		const packageJson = JSON.parse(await read('package.json'));
+		packageJson.dependencies = { '@auth/pg-adapter': '^1.11.3', '@auth/sveltekit': '^1.11.1', pg: '^8.23.1' };
+		await fs.writeFile(path.join(appDir, 'package.json'), `${JSON.stringify(packageJson, null, '\t')}\n`);
+		await fs.writeFile(path.join(appDir, '.env'), `AUTH_SECRET="an Auth.js secret of at least 32 characters"\nAUTH_GITHUB_ID=gh-id\nAUTH_GITHUB_SECRET=gh-secret\nDATABASE_URL="${database.url}"\n`);
+		await install(appDir);
+		await build(appDir);
+		server = await start(appDir);
+		browser = await launchBrowser();
+		await browser.context.addCookies([{ name: 'authjs.session-token', value: token, url: server.url, httpOnly: true, sameSite: 'Lax' }]);
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await server?.stop();
+		if (appDir) await removeApp(appDir);
+		await database?.drop();
+	});
+
+	it('is signed in with Auth.js before the switch', async () => {
+		expect(await signedInAs()).toBe('ada@example.com');
+	});
+
+	it("switches: Auth.js's rows are copied into create-auth's tables, its adapter package goes, and the app checks and builds", async () => {
+		await server!.stop();
+		server = undefined;
+		switched = await runCli(appDir, ['switch']);
+		expect(switched.exitCode, switched.stdout + switched.stderr).toBe(0);
+		expect(switched.stdout).toContain("Copied Auth.js (@auth/sveltekit)'s 1 users, 0 passwords, 0 linked accounts and 1 signed-in sessions into create-auth's tables.");
+		const auth = await read('src/auth.ts');
+		expect(auth).toContain('previousSessions: [authjsSessions()]');
+		expect(auth).toContain("strategy: 'database'");
+		expect(auth).not.toContain('@auth/pg-adapter');
+		expect(JSON.parse(await read('package.json')).dependencies).not.toHaveProperty('@auth/pg-adapter');
+		expect(await database.count('auth_sessions')).toBe(1);
+		const result = await check(appDir);
+		expect(result.diagnostics.filter((diagnostic) => diagnostic.type === 'ERROR')).toEqual([]);
+		await build(appDir);
+		server = await start(appDir);
+	});
+
+	it('keeps the browser signed in: the Auth.js cookie finds its copied row once, and a create-auth session replaces both', async () => {
+		expect(await signedInAs()).toBe('ada@example.com');
+		const names = (await browser!.context.cookies()).map(({ name }) => name);
+		expect(names).toContain('auth.session-token');
+		expect(names).not.toContain('authjs.session-token');
+		expect(await signedInAs()).toBe('ada@example.com');
+		// The copied row was replaced by the session of create-auth's: one row, not the Auth.js token's.
+		expect(await database.count('auth_sessions')).toBe(1);
+	});
+});
+

@@ -12,7 +12,7 @@ import { SQLiteAdapter } from '../../runtime/server/auth/adapters/sqlite.js';
 import { authorizeWithPassword } from '../../runtime/server/auth/passwords/accounts.js';
 import { storedSessionKey } from '../../runtime/server/auth/session/stored-key.js';
 import { parseModule } from '../edits/ast.js';
-import { GUIDE_FILES } from '../test/authjs-guide.js';
+import { GUIDE_FILES, GUIDE_PG_CONFIG } from '../test/authjs-guide.js';
 import { captureStdout } from '../test/stdout.js';
 import { regenerate } from './regenerate.js';
 import { switchApp } from './switch.js';
@@ -106,6 +106,23 @@ describe('create-auth switch', { timeout: 60_000 }, () => {
 		stdout.clear();
 		expect(await regenerate({ cwd: app, install: false })).toBe(0);
 		expect(stdout.text).toContain('Nothing to write: the app is up to date.');
+	});
+
+	it("plans the switch of an Auth.js app with @auth/pg-adapter onto create-auth's PostgreSQL adapter, with database sessions and its rows copied after the install", async () => {
+		const app = await authjsApp();
+		await writeFile(path.join(app, 'src/auth.ts'), GUIDE_PG_CONFIG);
+		const before = await snapshot(app);
+		expect(await switchApp({ cwd: app, dryRun: true })).toBe(0);
+		expect(stdout.text).toContain('create-auth takes its place: github; database sessions; postgres.');
+		expect(stdout.text).toContain("Users, linked accounts and sessions, from @auth/pg-adapter's tables.");
+		expect(stdout.text).toContain("Auth.js's tables stay, unused: drop them later.");
+		expect(stdout.text).toContain("copy Auth.js (@auth/sveltekit)'s users, accounts and sessions into them.");
+		expect(await snapshot(app)).toEqual(before);
+		// Without an adapter Auth.js kept no rows: nothing to copy is announced.
+		stdout.clear();
+		expect(await switchApp({ cwd: await authjsApp(), dryRun: true })).toBe(0);
+		expect(stdout.text).toContain('create-auth takes its place: github; jwt sessions;');
+		expect(stdout.text).not.toContain('Then: create the auth tables');
 	});
 
 	it('--dry-run: says what it found, what carries over and what goes, and writes nothing', async () => {

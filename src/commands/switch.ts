@@ -8,6 +8,7 @@ import type { AuthLibraryId, FoundAuthLibrary } from '../existing-auth.js';
 import { redactUrl } from '../migrate.js';
 import type { Project } from '../project.js';
 import { planAuthjsSwitch } from '../switch/authjs.js';
+import { copyAuthjsData } from '../switch/authjs-data.js';
 import { planBetterAuthSwitch } from '../switch/better-auth.js';
 import { copyBetterAuthData } from '../switch/better-auth-data.js';
 import { connectData } from '../switch/connection.js';
@@ -83,7 +84,7 @@ export async function switchApp(options: SwitchOptions): Promise<number> {
 		}
 	});
 	if (options.dryRun) {
-		prompts.log.info(`Then: create the auth tables (npx create-auth migrate) and copy ${library.name}'s users, accounts and sessions into them.`);
+		if (plan.dialect) prompts.log.info(`Then: create the auth tables (npx create-auth migrate) and copy ${library.name}'s users, accounts and sessions into them.`);
 		return outcome.exitCode;
 	}
 	if (copied) sayCopied(library, copied);
@@ -101,9 +102,9 @@ const PLANNERS: Record<AuthLibraryId, typeof planBetterAuthSwitch> = {
 	lucia: planLuciaSwitch
 };
 
-/** Each library's copy of its rows into create-auth's tables; none for Auth.js without an adapter (its users are in its cookies). */
-const COPIERS: Record<AuthLibraryId, ((connection: DataConnection) => Promise<CopyReport>) | undefined> = {
-	authjs: undefined,
+/** Each library's copy of its rows into create-auth's tables (run when the plan has a `dialect`: Auth.js without an adapter has no rows). */
+const COPIERS: Record<AuthLibraryId, (connection: DataConnection) => Promise<CopyReport>> = {
+	authjs: copyAuthjsData,
 	'better-auth': copyBetterAuthData,
 	lucia: copyLuciaData
 };
@@ -153,8 +154,8 @@ function saySwitch(plan: LibrarySwitch): void {
  * Copies the library's rows into create-auth's tables, at the app's `DATABASE_URL`.
  * @throws {CliError} `E_DATABASE_URL_MISSING`, and those of {@link connectData} and the copy
  */
-async function copyData(project: Project, plan: LibrarySwitch, copy: ((connection: DataConnection) => Promise<CopyReport>) | undefined): Promise<CopyReport | undefined> {
-	if (!plan.dialect || !copy) return undefined;
+async function copyData(project: Project, plan: LibrarySwitch, copy: (connection: DataConnection) => Promise<CopyReport>): Promise<CopyReport | undefined> {
+	if (!plan.dialect) return undefined;
 	const url = lookupEnv(await readEnvSources(project), 'DATABASE_URL')?.value;
 	if (!url) {
 		throw new CliError('E_DATABASE_URL_MISSING', `DATABASE_URL is not set: ${plan.library.name}'s users are in the database it names.`, 'Set it in .env, then run npx create-auth switch again.');

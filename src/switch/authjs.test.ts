@@ -27,14 +27,22 @@ export const { handle } = SvelteKitAuth({
 `)!;
 		expect(config.strategy).toBe('database');
 		expect(config.providers).toEqual(['google']);
+		expect(config.adapter).toEqual({ package: '@auth/pg-adapter', target: 'postgres' });
 		expect(config.unsupported).toEqual([
-			"The adapter @auth/pg-adapter: copying its tables into create-auth's is not built yet.",
 			"The provider discord: create-auth's switch carries GitHub and Google only, so far.",
 			'The options given to Google(…) beyond clientId and clientSecret: the switch writes its own.',
 			"The provider written inline: create-auth's switch carries GitHub and Google only, so far.",
-			'The option adapter: the switch does not carry it yet.',
 			'The option pages: the switch does not carry it yet.',
 			'The option session: the switch does not carry it yet.'
+		]);
+		const prisma = readAuthjsConfig(`import { SvelteKitAuth } from '@auth/sveltekit';
+import { PrismaAdapter } from '@auth/prisma-adapter';
+export const { handle } = SvelteKitAuth({ adapter: PrismaAdapter(prisma), providers: [] });
+`)!;
+		expect(prisma.adapter).toBeUndefined();
+		expect(prisma.unsupported).toEqual([
+			'The adapter @auth/prisma-adapter: the switch copies the tables of @auth/pg-adapter and @auth/drizzle-adapter, so far.',
+			'The option adapter: the switch does not carry it yet.'
 		]);
 		const lazy = readAuthjsConfig('import { SvelteKitAuth } from "@auth/sveltekit"\nexport const { handle } = SvelteKitAuth(async (event) => ({ providers: [] }))\n')!;
 		expect(lazy.unsupported).toEqual([expect.stringContaining('lazy initialization')]);

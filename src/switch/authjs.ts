@@ -27,6 +27,21 @@ const CARRIED = ['callbacks', 'events'] as const;
 const PROVIDER_MODULE = /^@auth\/(?:sveltekit|core)\/providers\/([a-z0-9-]+)$/;
 const ADAPTER_PACKAGE = /^@auth\/[a-z0-9-]+-adapter$/;
 
+/**
+ * The `@auth/*` adapters whose tables the switch copies into create-auth's, each with the
+ * create-auth adapter that then keeps the users in the same database: PostgreSQL's at
+ * `DATABASE_URL`, or the app's own Drizzle `db`.
+ */
+const ADAPTERS: Record<string, AuthjsAdapter['target']> = { '@auth/pg-adapter': 'postgres', '@auth/drizzle-adapter': 'drizzle' };
+
+/** An Auth.js adapter the switch copies from. */
+export interface AuthjsAdapter {
+	/** Its package: `@auth/pg-adapter`. */
+	package: string;
+	/** create-auth's adapter for the same database. */
+	target: 'postgres' | 'drizzle';
+}
+
 /** A property of the Auth.js configuration carried as written. */
 export interface CarriedProperty {
 	/** Its source text, `callbacks: { … }`. */
@@ -41,6 +56,8 @@ export interface AuthjsConfig {
 	providers: string[];
 	/** `session.strategy` when written, else `database` with an adapter (Auth.js's default), else `jwt`. */
 	strategy: Strategy;
+	/** Its `adapter`, when it is one the switch copies from. */
+	adapter?: AuthjsAdapter;
 	/** Each carried property (`callbacks: { … }`) as written, with the indentation of its first line. */
 	carried: CarriedProperty[];
 	/** What the switch cannot carry, one line each; empty when it can carry everything. */
@@ -64,11 +81,14 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 	if (!call) return undefined;
 	const unsupported: string[] = [];
 	const providerModules = new Map<string, string>();
+	const adapterFactories = new Map<string, string>();
 	for (const node of imports) {
 		const id = PROVIDER_MODULE.exec(node.source.value)?.[1];
 		const local = node.specifiers.find((s) => s.type === 'ImportDefaultSpecifier')?.local.name;
 		if (id && local) providerModules.set(local, id);
-		if (ADAPTER_PACKAGE.test(node.source.value)) unsupported.push(`The adapter ${node.source.value}: copying its tables into create-auth's is not built yet.`);
+		if (!ADAPTER_PACKAGE.test(node.source.value)) continue;
+		if (ADAPTERS[node.source.value]) for (const specifier of node.specifiers) adapterFactories.set(specifier.local.name, node.source.value);
+		else unsupported.push(`The adapter ${node.source.value}: the switch copies the tables of ${Object.keys(ADAPTERS).join(' and ')}, so far.`);
 	}
 	const first = call.arguments[0];
 	const config = first && first.type !== 'SpreadElement' && first.type !== 'ArgumentPlaceholder' ? unwrapExpression(first as Expression) : undefined;
@@ -95,10 +115,15 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		providers.push(id);
 	}
 	if (list?.type !== 'ArrayExpression') unsupported.push('providers is not an array literal, so the providers cannot be read.');
+	const adapterValue = valueOf(config, 'adapter');
+	const adapterPackage = adapterValue?.type === 'CallExpression' && adapterValue.callee.type === 'Identifier' ? adapterFactories.get(adapterValue.callee.name) : undefined;
+	const adapter = adapterPackage ? { package: adapterPackage, target: ADAPTERS[adapterPackage]! } : undefined;
 	const carried: CarriedProperty[] = [];
 	for (const property of config.properties) {
 		const key = property.type === 'ObjectProperty' || property.type === 'ObjectMethod' ? keyName(property as ObjectProperty) : undefined;
 		if (key && REPLACED.has(key)) continue;
+		// Its rows are copied into create-auth's tables; create-auth's adapter takes its place.
+		if (key === 'adapter' && adapter) continue;
 		if (key && (CARRIED as readonly string[]).includes(key)) {
 			const lineStart = source.lastIndexOf('\n', property.start! - 1) + 1;
 			carried.push({ text: source.slice(property.start!, property.end!), indent: /^[ \t]*/.exec(source.slice(lineStart))![0] });
@@ -111,24 +136,26 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		}
 		unsupported.push(`The option ${key ?? '(a spread or computed key)'}: the switch does not carry it yet.`);
 	}
-	return { providers, strategy: strategyOf(config), carried, unsupported };
+	return { providers, strategy: strategyOf(config), ...(adapter ? { adapter } : {}), carried, unsupported };
 }
 
 /**
  * Plans the switch of an app from Auth.js (`@auth/sveltekit`, as its SvelteKit guide sets it up):
  * see {@link LibrarySwitch}.
  *
- * - Answers: its GitHub and Google providers, the `jwt` strategy (its sessions were cookies),
- *   the app's Drizzle `db` if it has one, else SQLite, for the users create-auth keeps from the
- *   next sign-in; `previous: ['authjs']` (`previousSessions: [authjsSessions()]`, which reads its
- *   cookie with the same `AUTH_SECRET`).
+ * - Answers: its GitHub and Google providers, its strategy (`jwt` without an adapter, `database`
+ *   with one, unless it wrote another); with `@auth/pg-adapter` create-auth's PostgreSQL adapter,
+ *   with `@auth/drizzle-adapter` the app's Drizzle `db` (Auth.js's rows are copied there after the
+ *   install: `dialect`); without an adapter the app's Drizzle `db` if it has one, else SQLite, for
+ *   the users create-auth keeps from the next sign-in; `previous: ['authjs']`
+ *   (`previousSessions: [authjsSessions()]`, which reads its cookie with the same `AUTH_SECRET`).
  * - Edits: its `src/auth.ts` replaced by create-auth's, into which its `callbacks` and `events`
  *   are carried as written (`amend`); `export { handle } from './auth'` out of the hooks file
  *   (create-auth's composition takes its place); `@auth/sveltekit/client` and
  *   `/components` imports pointed at `$lib/auth` (the same `signIn`, `signOut`, `SignIn`,
  *   `SignOut`), its types (`Session`, `User`) too; its packages out of package.json.
- * - Blockers: what {@link readAuthjsConfig} cannot carry (an adapter, another provider, options
- *   it does not know), and app code importing anything else of Auth.js.
+ * - Blockers: what {@link readAuthjsConfig} cannot carry (another adapter, another provider,
+ *   options it does not know), and app code importing anything else of Auth.js.
  *
  * @param sources every module below `src/` (`.ts`, `.js`, `.svelte`), app-relative path → text
  */
@@ -160,13 +187,15 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 		const hooks = withoutReexportedHandle(edits[hooksPath] ?? sources[hooksPath]!);
 		if (hooks !== sources[hooksPath]) edits[hooksPath] = hooks;
 	}
-	edits['package.json'] = removeDependencies(project.packageJson, PACKAGES);
+	const adapter = config?.adapter;
+	edits['package.json'] = removeDependencies(project.packageJson, [...PACKAGES, ...(adapter ? [adapter.package] : [])]);
+	if (adapter?.target === 'drizzle' && !project.drizzle) blockers.push(`Auth.js uses ${adapter.package}, but the app has no Drizzle setup (drizzle.config and a db module) for create-auth's tables to join.`);
 
 	const answers: Answers = {
 		...DEFAULT_ANSWERS,
 		providers: config?.providers.length ? config.providers : DEFAULT_ANSWERS.providers,
 		strategy: given.strategy ?? config?.strategy ?? 'jwt',
-		adapter: project.drizzle ? 'drizzle' : DEFAULT_ANSWERS.adapter,
+		adapter: adapter?.target ?? (project.drizzle ? 'drizzle' : DEFAULT_ANSWERS.adapter),
 		previous: ['authjs']
 	};
 	const carried = config?.carried ?? [];
@@ -176,13 +205,17 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 		edits,
 		amend: configPath && carried.length > 0 ? { [configPath]: (text: string) => carryProperties(text, carried) } : {},
 		carried: [
-			'Signed-in browsers stay signed in (their cookie, by the same AUTH_SECRET).',
+			...(adapter ? [`Users, linked accounts and sessions, from ${adapter.package}'s tables.`] : []),
+			`Signed-in browsers stay signed in (their cookie${adapter ? '' : ', by the same AUTH_SECRET'}).`,
 			...(carried.length > 0 ? [`Its ${CARRIED.filter((key) => carried.some(({ text }) => text.startsWith(key))).join(' and ')}, into create-auth's src/auth.ts.`] : []),
 			"Its sign-in buttons and signIn / signOut calls, now create-auth's."
 		],
-		// Without an adapter Auth.js kept no user rows (the adapter case is refused above).
-		left: ['Users: Auth.js stored none; create-auth stores each at the next sign-in.'],
-		blockers
+		left: adapter
+			? ['Links Auth.js mailed and no one used yet (its verification tokens).', "Auth.js's tables stay, unused: drop them later."]
+			: // Without an adapter Auth.js kept no user rows.
+				['Users: Auth.js stored none; create-auth stores each at the next sign-in.'],
+		blockers,
+		...(adapter ? { dialect: adapter.target === 'postgres' ? 'postgres' : project.drizzle?.dialect } : {})
 	};
 }
 

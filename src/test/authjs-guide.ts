@@ -28,3 +28,23 @@ export const GUIDE_FILES: Record<string, string> = {
 	'src/routes/+page.svelte':
 		'<script lang="ts">\n  import { SignIn, SignOut } from "@auth/sveltekit/components"\n  import { page } from "$app/state"\n</script>\n\n{#if page.data.session}\n  <p>Signed in as {page.data.session.user?.email}</p>\n  <SignOut />\n{:else}\n  <SignIn provider="github" signInPage="signin" />\n{/if}\n'
 };
+
+/**
+ * src/auth.ts of an Auth.js app with database sessions through `@auth/pg-adapter`, as the
+ * adapter's page (authjs.dev/getting-started/adapters/pg) sets it up, its pool given the
+ * `DATABASE_URL` of SvelteKit's private environment.
+ */
+export const GUIDE_PG_CONFIG = `import { SvelteKitAuth } from "@auth/sveltekit"
+import GitHub from "@auth/sveltekit/providers/github"
+import PostgresAdapter from "@auth/pg-adapter"
+import pg from "pg"
+import { env } from "$env/dynamic/private"
+
+const pool = new pg.Pool({ connectionString: env.DATABASE_URL })
+
+export const { handle, signIn, signOut } = SvelteKitAuth({
+  adapter: PostgresAdapter(pool),
+  providers: [GitHub],
+  trustHost: true
+})
+`;

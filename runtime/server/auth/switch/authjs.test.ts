@@ -282,6 +282,17 @@ describe.each(STORES)('an Auth.js database session, on %s', (_, open) => {
 		expect(await visit(auth, jarWith('authjs.session-token', token))).toBeNull();
 	});
 
+	it('finds a row create-auth switch copied under the hash of its token, and deletes it once read', async () => {
+		const auth = app({ adapter: store.adapter, session: { strategy: 'database' } });
+		const token = crypto.randomUUID();
+		await store.adapter.createSession({ sessionToken: storedSessionKey(token), userId: user.id, expires: new Date(Date.now() + DAY * 1000) });
+		const jar = jarWith('authjs.session-token', token);
+		expect(await visit(auth, jar)).toMatchObject({ user: { id: user.id } });
+		expect(await store.adapter.getSessionAndUser(storedSessionKey(token))).toBeNull();
+		expect(authjsCookies(jar)).toEqual([]);
+		expect(await visit(auth, jarWith('authjs.session-token', token))).toBeNull();
+	});
+
 	it('continues as a JWT session when the app now uses JWTs, through the jwt callback with the user', async () => {
 		const jwt = vi.fn(({ token, user: u }) => (u ? { ...token, from: 'user' } : token));
 		const auth = app({ adapter: store.adapter, callbacks: { jwt } });

@@ -3,7 +3,7 @@ import { hkdfSync } from 'node:crypto';
 import { decodeProtectedHeader, errors, jwtDecrypt } from 'jose';
 import { adapterMethod } from '../adapters/methods.js';
 import type { Adapter } from '../adapters/types.js';
-import { isStoredSessionKey } from '../session/stored-key.js';
+import { isStoredSessionKey, storedSessionKey } from '../session/stored-key.js';
 import { previousSession } from './cookies.js';
 import type { PreviousIdentity, PreviousSession, PreviousSessionContext, PreviousSessions } from './types.js';
 
@@ -116,22 +116,27 @@ function valueOf(found: { name: string; value: string }[], name: string): string
 }
 
 /**
- * The user of an Auth.js database session: its cookie holds the session token, stored as it is
- * in the adapter's sessions table (`sessionToken`), which the app's `@auth/*` adapter still
- * serves. Null for a token not in the table or expired, and for values that cannot be Auth.js
- * tokens: a stored key of ours (`sha256.…`: whoever read the table must not sign in by
- * presenting a row's key as an Auth.js cookie) or a value longer than {@link MAX_TOKEN_LENGTH}.
- * `row`: the token when a row was found (expired or not), to delete it on retire.
+ * The user of an Auth.js database session: its cookie holds the session token, which Auth.js
+ * stored as it is (`sessionToken`). It is looked up under {@link storedSessionKey} of the token,
+ * where `create-auth switch` copied Auth.js's rows into create-auth's tables, else as it is, for
+ * an app whose `@auth/*` adapter still serves Auth.js's table. Null for a token in neither place
+ * or expired, and for values that cannot be Auth.js tokens: a stored key of ours (`sha256.…`:
+ * whoever read the table must not sign in by presenting a row's key as an Auth.js cookie) or a
+ * value longer than {@link MAX_TOKEN_LENGTH}. `row`: the key a row was found under (expired or
+ * not), to delete it on retire.
  * @throws {AdapterError} the adapter failed
  */
 async function databaseUser(adapter: Adapter | undefined, token: string): Promise<{ found: PreviousIdentity | null; row?: string }> {
 	const getSessionAndUser = adapterMethod(adapter, 'getSessionAndUser');
 	if (!getSessionAndUser || token.length > MAX_TOKEN_LENGTH || isStoredSessionKey(token)) return { found: null };
-	const stored = await getSessionAndUser(token);
-	if (!stored) return { found: null };
-	const { session, user } = stored;
-	if (session.expires.getTime() <= Date.now()) return { found: null, row: token };
-	return { found: { kind: 'user', user, expires: session.expires }, row: token };
+	for (const key of [storedSessionKey(token), token]) {
+		const stored = await getSessionAndUser(key);
+		if (!stored) continue;
+		const { session, user } = stored;
+		if (session.expires.getTime() <= Date.now()) return { found: null, row: key };
+		return { found: { kind: 'user', user, expires: session.expires }, row: key };
+	}
+	return { found: null };
 }
 
 /**
@@ -141,8 +146,9 @@ async function databaseUser(adapter: Adapter | undefined, token: string): Promis
  * `.0`, `.1`, …) is read once, when the request carries no session cookie of the runtime's:
  * - a JWE (JWT strategy): decrypted with Auth.js's key derivation (see {@link keyFor}) and each
  *   secret, `exp` checked; its claims continue as a session of the app's strategy;
- * - any other value (database strategy): looked up raw through the app's adapter
- *   (`getSessionAndUser`); its user continues, and the row is deleted once the runtime's own
+ * - any other value (database strategy): looked up through the app's adapter
+ *   (`getSessionAndUser`) under the key the switch copied it to, else raw (see
+ *   {@link databaseUser}); its user continues, and the row is deleted once the runtime's own
  *   session is set, so a replayed Auth.js cookie finds nothing.
  * The Auth.js cookie is deleted (every chunk) whatever it held. Bad values sign no one in and are
  * not logged. NextAuth's older `next-auth.session-token` (@auth/core up to 0.18, a key with an
