@@ -9,10 +9,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cliBin, copyApp, copyFixture, install, removeApp, repoRoot, runCli, start, type Server } from './harness/app.js';
+import { build, cleanEnv, cliBin, copyApp, copyFixture, install, removeApp, repoRoot, runCli, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { limit } from './harness/limit.js';
-import { prebuildName, prebuildsDir } from './harness/prebuilds.js';
+import { prebuildName, prebuildsDir, seedPrebuilds } from './harness/prebuilds.js';
 
 describe('harness: kit2-ts fixture without auth', () => {
 	let appDir: string;
@@ -108,7 +108,10 @@ describe('prebuilt native addons (./harness/prebuilds.js)', () => {
 		for (const dir of dirs) await removeApp(dir);
 	});
 
-	it('keeps the binary an install built, and the next install of that version unpacks it instead of compiling', async () => {
+	it("holds the binary of the repository's own install (seeded before the first install) or of an install that built it, and an install of that version unpacks it instead of compiling", async () => {
+		seedPrebuilds(cleanEnv());
+		const own = JSON.parse(await fs.readFile(path.join(repoRoot, 'node_modules/better-sqlite3/package.json'), 'utf8')).version;
+		expect(existsSync(path.join(prebuildsDir, prebuildName('better-sqlite3', own, process.versions.modules)))).toBe(true);
 		const first = await probe();
 		const { version } = JSON.parse(await fs.readFile(path.join(first, 'package.json'), 'utf8'));
 		const kept = path.join(prebuildsDir, prebuildName('better-sqlite3', version, process.versions.modules));

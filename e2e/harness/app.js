@@ -14,7 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { keepPrebuilds, prebuildEnv } from './prebuilds.js';
+import { keepPrebuilds, prebuildEnv, seedPrebuilds } from './prebuilds.js';
 
 /** Absolute path of the create-auth repository. */
 export const repoRoot = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -236,6 +236,7 @@ export async function copyApp(appDir) {
  */
 export async function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false, node = process.execPath, bin = cliBin } = {}) {
 	const cliEnv = { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined, ...env };
+	seedPrebuilds(cleanEnv(cliEnv));
 	const result = await run(node, [bin, ...args], { cwd: appDir, env: cliEnv, timeout, echo });
 	// The CLI may have installed the app's dependencies.
 	keepPrebuilds(appDir, cleanEnv(cliEnv));
@@ -251,6 +252,7 @@ export async function runCli(appDir, args, { env = {}, timeout = 600_000, echo =
  * @returns {Promise<RunResult>}
  */
 export async function install(appDir, { timeout = 600_000, args = [], env, echo = false } = {}) {
+	seedPrebuilds(cleanEnv(env));
 	const result = await run('npm', ['install', '--no-audit', '--no-fund', ...args], {
 		cwd: appDir,
 		env,

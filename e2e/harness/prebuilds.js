@@ -85,3 +85,24 @@ export function keepPrebuilds(appDir, env) {
 	}
 	return written;
 }
+
+/** The repository's own root: its node_modules holds addons built by the repository's install. */
+const repoRoot = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+/** The `PATH`s {@link seedPrebuilds} has run under in this process. */
+const seeded = new Set();
+
+/**
+ * Before an install: packs the addons this repository's own install built (better-sqlite3, for
+ * its tests) into {@link prebuildsDir}, as {@link keepPrebuilds} does for an app, so that the
+ * first app asking for the same version on the same ABI unpacks it instead of compiling it
+ * (about a minute on 2 cores, on every fresh machine). Once per `env.PATH` per process; a binary
+ * the Node on that PATH cannot load (another ABI) is not kept.
+ * @param {NodeJS.ProcessEnv} env  the install's environment
+ */
+export function seedPrebuilds(env) {
+	const key = env.PATH ?? '';
+	if (seeded.has(key)) return;
+	seeded.add(key);
+	keepPrebuilds(repoRoot, env);
+}
+
