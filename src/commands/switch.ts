@@ -43,9 +43,8 @@ export interface SwitchOptions extends WriteOptions {
  *
  * @returns the exit code: 0, or 1 when a dry run found blockers
  * @throws {CliError} `E_NOTHING_TO_SWITCH`, `E_SWITCH_WHICH` (several libraries, no `--from`),
- *   `E_SWITCH_BLOCKED`, and those
- *   of validation, writing, installing, `migrate` and the copy (`E_SWITCH_NO_TABLES`,
- *   `E_DATABASE_URL_MISSING`, `E_DRIVER_MISSING`, `E_DATABASE_UNREACHABLE`)
+ *   `E_SWITCH_BLOCKED`, and those of validation, writing, installing, `migrate` and the copy
+ *   (`E_SWITCH_NO_TABLES`, `E_DATABASE_URL_MISSING`, `E_DRIVER_MISSING`, `E_DATABASE_UNREACHABLE`)
  */
 export async function switchApp(options: SwitchOptions): Promise<number> {
 	const app = await loadApp(options.cwd);
@@ -95,7 +94,7 @@ export async function switchApp(options: SwitchOptions): Promise<number> {
 	return outcome.exitCode;
 }
 
-/** Each switchable library's planner: its switch, worked out from the app's files. */
+/** Each library's planner: its switch, worked out from the app's files. */
 const PLANNERS: Record<AuthLibraryId, typeof planBetterAuthSwitch> = {
 	authjs: planAuthjsSwitch,
 	'better-auth': planBetterAuthSwitch,
