@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { error, type Cookies } from '@sveltejs/kit';
 import type { Session, User } from '../../../auth/types.js';
 import type { AdapterSession, AdapterUser } from '../adapters/types.js';
-import type { Account, JWT, ResolvedConfig } from '../config.js';
+import type { Account, Callbacks, JWT, ResolvedConfig } from '../config.js';
 import { authCookie, deleteChunkedCookie, getRenamedChunkedCookie, setChunkedCookie } from './cookies.js';
 import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from '../errors.js';
 import { adapterMethod, need } from '../adapters/methods.js';
@@ -236,11 +236,7 @@ async function continuePreviousSession(context: SessionContext, config: Resolved
 	// `sub` is a string (RFC 7519 §4.1.2) even from an adapter with numeric ids (@auth/pg-adapter's SERIAL).
 	const defaults: JWT = { sub: String(user.id), name: user.name ?? null, email: user.email, picture: user.image ?? null };
 	if (user.email && !user.emailVerified) defaults.email_verified = false;
-	const token = config.callbacks.jwt ? await config.callbacks.jwt({ token: defaults, user }) : defaults;
-	if (!token) return undefined;
-	const value = await encodeToken(token, config.secrets[0]!, config.maxAge, now);
-	setCookie(context, config, value, config.maxAge);
-	return value;
+	return startJwtSession(context, config, defaults, { user });
 }
 
 /**
@@ -265,13 +261,21 @@ export async function startSession(
 	const defaults: JWT = { sub: user.id, name: user.name, email: user.email, picture: user.image };
 	// A session that starts while the address is unproven is checked until it is (ADDRESS_CHECK_SECONDS).
 	if (user.email && (await unprovenAddress(config, user.id))) defaults.email_verified = false;
-	const token = config.callbacks.jwt
-		? await config.callbacks.jwt({ token: defaults, user, account, profile, trigger: 'signIn' })
-		: defaults;
-	if (!token) return false;
-	const now = epochSeconds();
-	setCookie(context, config, await encodeToken(token, config.secrets[0]!, config.maxAge, now), config.maxAge);
-	return true;
+	return (await startJwtSession(context, config, defaults, { user, account, profile, trigger: 'signIn' })) !== undefined;
+}
+
+/**
+ * Starts a `jwt` session from the claims a sign-in gives (`defaults`), through the `jwt` callback
+ * with `params` beside them when the app has one: sets the cookie (issued now, `maxAge` seconds)
+ * and returns its value; undefined, with no cookie, when the callback returns null.
+ * @throws whatever the `jwt` callback throws
+ */
+async function startJwtSession(context: SessionContext, config: ResolvedConfig, defaults: JWT, params: Omit<Parameters<NonNullable<Callbacks['jwt']>>[0], 'token'>): Promise<string | undefined> {
+	const token = config.callbacks.jwt ? await config.callbacks.jwt({ token: defaults, ...params }) : defaults;
+	if (!token) return undefined;
+	const value = await encodeToken(token, config.secrets[0]!, config.maxAge, epochSeconds());
+	setCookie(context, config, value, config.maxAge);
+	return value;
 }
 
 /** Whether the adapter's record of the user says its address was never proven (false without an adapter or a record). */
