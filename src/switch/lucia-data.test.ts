@@ -126,4 +126,19 @@ describe('copyLuciaData', () => {
 		expect(await adapter.getAccount('cy@example.com', 'credentials')).toMatchObject({ userId: '7' });
 		expect((await adapter.getSessionAndUser(storedSessionKey('tok')))?.user.id).toBe('7');
 	});
+
+	it('copies what it can of rows Lucia would not have written, and never fails on them: a date that is not one, an empty username, a hash that is not text', async () => {
+		const { db, adapter, connection, close } = await sqliteFileStore();
+		onTestFinished(close);
+		db.exec(`CREATE TABLE "user" (id TEXT PRIMARY KEY, username TEXT, password_hash BLOB);
+			CREATE TABLE "session" (id TEXT PRIMARY KEY, user_id TEXT, expires_at TEXT);`);
+		db.prepare(`INSERT INTO "user" VALUES ('u1', '', 'x')`).run();
+		db.prepare(`INSERT INTO "user" VALUES ('u2', 'eve', ?)`).run(Buffer.from('not text'));
+		db.prepare(`INSERT INTO "session" VALUES (?, 'u2', 'soon')`).run(createHash('sha256').update('t1').digest('hex'));
+		db.prepare(`INSERT INTO "session" VALUES (?, 'nobody', ?)`).run(createHash('sha256').update('t2').digest('hex'), String(Math.floor(Date.now() / 1000) + 3600));
+		expect(await copyLuciaData(connection)).toEqual({ users: 2, passwords: 0, oauthAccounts: 0, sessions: 0, conflicts: [] });
+		expect(await adapter.getUser('u1')).toMatchObject({ name: null, email: null });
+		expect(await adapter.getAccount('eve', 'credentials')).toBeNull();
+	});
 });
+
