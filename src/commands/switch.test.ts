@@ -12,7 +12,7 @@ import { SQLiteAdapter } from '../../runtime/server/auth/adapters/sqlite.js';
 import { authorizeWithPassword } from '../../runtime/server/auth/passwords/accounts.js';
 import { storedSessionKey } from '../../runtime/server/auth/session/stored-key.js';
 import { parseModule } from '../edits/ast.js';
-import { GUIDE_FILES, GUIDE_PG_CONFIG } from '../test/authjs-guide.js';
+import { GUIDE_CONFIG, GUIDE_FILES, GUIDE_PG_CONFIG } from '../test/authjs-guide.js';
 import { captureStdout } from '../test/stdout.js';
 import { regenerate } from './regenerate.js';
 import { switchApp } from './switch.js';
@@ -85,15 +85,16 @@ async function authjsApp(): Promise<string> {
 }
 
 describe('create-auth switch', { timeout: 60_000 }, () => {
-	it("switches an app from Auth.js (its guide's shape): create-auth's config with GitHub, its callbacks and Auth.js's sessions; its pages and components moved over", async () => {
+	it("switches an app from Auth.js (its guide's shape): create-auth's config with GitHub, its callbacks, session lifetime and sessions; its pages and components moved over", async () => {
 		const app = await authjsApp();
+		await writeFile(path.join(app, 'src/auth.ts'), GUIDE_CONFIG.replace('  trustHost: true,\n', '  trustHost: true,\n  session: { maxAge: 7 * 24 * 60 * 60 },\n'));
 		await symlink(path.join(repoRoot, 'node_modules'), path.join(app, 'node_modules'), 'dir');
 		expect(await switchApp({ cwd: app, install: false })).toBe(0);
 		const read = (file: string) => readFile(path.join(app, file), 'utf8');
 		const auth = await read('src/auth.ts');
 		expect(auth).toContain("import { authjsSessions } from '$lib/server/auth/switch/authjs';");
 		expect(auth).toContain('previousSessions: [authjsSessions()],\n\t\tcallbacks: {\n\t\t\tjwt({ token, profile }) {');
-		expect(auth).toContain("session: { strategy: 'jwt' }");
+		expect(auth).toContain("session: { strategy: 'jwt', maxAge: 7 * 24 * 60 * 60 }");
 		expect(auth).toContain('const github = GitHub({ clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET });');
 		expect(parseModule(auth)).toBeDefined();
 		expect(await read('src/hooks.server.ts')).toContain('export const handle = sequence(authentication, authorization);');

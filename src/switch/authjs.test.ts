@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseModule } from '../edits/ast.js';
 import { GUIDE_CONFIG } from '../test/authjs-guide.js';
-import { carryProperties, readAuthjsConfig } from './authjs.js';
+import { carryProperties, carrySessionOptions, readAuthjsConfig } from './authjs.js';
 
 describe('readAuthjsConfig', () => {
 	it("reads the guide's configuration: GitHub, JWT sessions, its callbacks carried as written", () => {
@@ -9,6 +9,7 @@ describe('readAuthjsConfig', () => {
 			providers: ['github'],
 			strategy: 'jwt',
 			carried: [{ text: expect.stringMatching(/^callbacks: \{\n {4}jwt\(\{ token, profile \}\) \{[\s\S]*\n {2}\}$/), indent: '  ' }],
+			sessionOptions: [],
 			unsupported: []
 		});
 	});
@@ -32,9 +33,9 @@ export const { handle } = SvelteKitAuth({
 			"The provider discord: create-auth's switch carries GitHub and Google only, so far.",
 			'The options given to Google(…) beyond clientId and clientSecret: the switch writes its own.',
 			"The provider written inline: create-auth's switch carries GitHub and Google only, so far.",
-			'The option pages: the switch does not carry it yet.',
-			'The option session: the switch does not carry it yet.'
+			'The option pages: the switch does not carry it yet.'
 		]);
+		expect(config.sessionOptions).toEqual(['maxAge: 3600']);
 		const prisma = readAuthjsConfig(`import { SvelteKitAuth } from '@auth/sveltekit';
 import { PrismaAdapter } from '@auth/prisma-adapter';
 export const { handle } = SvelteKitAuth({ adapter: PrismaAdapter(prisma), providers: [] });
@@ -64,4 +65,24 @@ describe('carryProperties', () => {
 		);
 		expect(parseModule(text)).toBeDefined();
 	});
+
+	it("adds Auth.js's session durations to create-auth's session object, and leaves a config without one as it is", () => {
+		const ours = "export const { handle } = SvelteKitAuth({\n\tadapter,\n\tsession: { strategy: 'jwt' },\n\tproviders: [github]\n});\n";
+		const { sessionOptions } = readAuthjsConfig(`import { SvelteKitAuth } from '@auth/sveltekit';
+export const { handle } = SvelteKitAuth({ providers: [], session: { strategy: 'jwt', maxAge: 7 * 24 * 60 * 60, updateAge: 3600 } });
+`)!;
+		expect(sessionOptions).toEqual(['maxAge: 7 * 24 * 60 * 60', 'updateAge: 3600']);
+		expect(carrySessionOptions(ours, sessionOptions)).toBe(ours.replace("session: { strategy: 'jwt' }", "session: { strategy: 'jwt', maxAge: 7 * 24 * 60 * 60, updateAge: 3600 }"));
+		expect(carrySessionOptions('export const x = 1;\n', sessionOptions)).toBe('export const x = 1;\n');
+	});
+
+	it('refuses a session duration that is not a number written out (it could name what only Auth.js\'s module declares)', () => {
+		const config = readAuthjsConfig(`import { SvelteKitAuth } from '@auth/sveltekit';
+const WEEK = 604800;
+export const { handle } = SvelteKitAuth({ providers: [], session: { maxAge: WEEK } });
+`)!;
+		expect(config.sessionOptions).toEqual([]);
+		expect(config.unsupported).toEqual(['The option session: the switch does not carry it yet.']);
+	});
 });
+

@@ -23,6 +23,8 @@ const PROVIDERS = new Set(['github', 'google']);
 const REPLACED = new Set(['providers', 'secret', 'trustHost']);
 /** Config keys carried into create-auth's `src/auth.ts` as written: the shapes are the same. */
 const CARRIED = ['callbacks', 'events'] as const;
+/** Keys of Auth.js's `session` the switch reads: the strategy, and the durations create-auth's `session` takes in the same unit (seconds). */
+const SESSION_KEYS = ['strategy', 'maxAge', 'updateAge'];
 
 const PROVIDER_MODULE = /^@auth\/(?:sveltekit|core)\/providers\/([a-z0-9-]+)$/;
 const ADAPTER_PACKAGE = /^@auth\/[a-z0-9-]+-adapter$/;
@@ -60,6 +62,8 @@ export interface AuthjsConfig {
 	adapter?: AuthjsAdapter;
 	/** Each carried property (`callbacks: { … }`) as written, with the indentation of its first line. */
 	carried: CarriedProperty[];
+	/** `session.maxAge` and `session.updateAge` as written (`maxAge: 7 * 24 * 60 * 60`), for create-auth's `session`. */
+	sessionOptions: string[];
 	/** What the switch cannot carry, one line each; empty when it can carry everything. */
 	unsupported: string[];
 }
@@ -95,7 +99,7 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 	if (config?.type !== 'ObjectExpression') {
 		const lazy = config?.type === 'ArrowFunctionExpression' || config?.type === 'FunctionExpression';
 		unsupported.push(lazy ? 'SvelteKitAuth is given a function (lazy initialization); create-auth takes one configuration object.' : 'SvelteKitAuth is not given an object literal, so its configuration cannot be read.');
-		return { providers: [], strategy: 'jwt', carried: [], unsupported };
+		return { providers: [], strategy: 'jwt', carried: [], sessionOptions: [], unsupported };
 	}
 	const providers: string[] = [];
 	const list = valueOf(config, 'providers');
@@ -119,6 +123,7 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 	const adapterPackage = adapterValue?.type === 'CallExpression' && adapterValue.callee.type === 'Identifier' ? adapterFactories.get(adapterValue.callee.name) : undefined;
 	const adapter = adapterPackage ? { package: adapterPackage, target: ADAPTERS[adapterPackage]! } : undefined;
 	const carried: CarriedProperty[] = [];
+	const sessionOptions: string[] = [];
 	for (const property of config.properties) {
 		const key = property.type === 'ObjectProperty' || property.type === 'ObjectMethod' ? keyName(property as ObjectProperty) : undefined;
 		if (key && REPLACED.has(key)) continue;
@@ -131,12 +136,17 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		}
 		if (key === 'session') {
 			const session = unwrapExpression((property as ObjectProperty).value as Expression);
-			const keys = session.type === 'ObjectExpression' ? session.properties.map((p) => (p.type === 'ObjectProperty' ? keyName(p) : undefined)) : [undefined];
-			if (keys.every((name) => name === 'strategy')) continue;
+			const entries = session.type === 'ObjectExpression' ? session.properties.map((p) => (p.type === 'ObjectProperty' ? p : undefined)) : [undefined];
+			const readable = (entry: ObjectProperty | undefined) => entry && SESSION_KEYS.includes(keyName(entry) ?? '') && (keyName(entry) === 'strategy' || isArithmetic(entry.value as Expression));
+			if (entries.every(readable)) {
+				// `strategy` decides the answers; `maxAge` and `updateAge` mean the same here (seconds): carried as written.
+				sessionOptions.push(...entries.filter((entry) => keyName(entry!) !== 'strategy').map((entry) => source.slice(entry!.start!, entry!.end!)));
+				continue;
+			}
 		}
 		unsupported.push(`The option ${key ?? '(a spread or computed key)'}: the switch does not carry it yet.`);
 	}
-	return { providers, strategy: strategyOf(config), ...(adapter ? { adapter } : {}), carried, unsupported };
+	return { providers, strategy: strategyOf(config), ...(adapter ? { adapter } : {}), carried, sessionOptions, unsupported };
 }
 
 /**
@@ -199,15 +209,20 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 		previous: ['authjs']
 	};
 	const carried = config?.carried ?? [];
+	const sessionOptions = config?.sessionOptions ?? [];
 	return {
 		library,
 		answers,
 		edits,
-		amend: configPath && carried.length > 0 ? { [configPath]: (text: string) => carryProperties(text, carried) } : {},
+		amend:
+			configPath && (carried.length > 0 || sessionOptions.length > 0)
+				? { [configPath]: (text: string) => carrySessionOptions(carryProperties(text, carried), sessionOptions) }
+				: {},
 		carried: [
 			...(adapter ? [`Users, linked accounts and sessions, from ${adapter.package}'s tables.`] : []),
 			`Signed-in browsers stay signed in (their cookie${adapter ? '' : ', by the same AUTH_SECRET'}).`,
 			...(carried.length > 0 ? [`Its ${CARRIED.filter((key) => carried.some(({ text }) => text.startsWith(key))).join(' and ')}, into create-auth's src/auth.ts.`] : []),
+			...(sessionOptions.length > 0 ? [`Its session ${sessionOptions.map((text) => text.split(':')[0]!.trim()).join(' and ')}, as written.`] : []),
 			"Its sign-in buttons and signIn / signOut calls, now create-auth's."
 		],
 		left: adapter
@@ -235,6 +250,13 @@ function keyName(property: ObjectProperty): string | undefined {
 function valueOf(object: ObjectExpression, key: string): Expression | undefined {
 	const property = object.properties.find((p): p is ObjectProperty => p.type === 'ObjectProperty' && keyName(p) === key);
 	return property ? unwrapExpression(property.value as Expression) : undefined;
+}
+
+/** Whether `node` is a number written out: numeric literals and `+ - * /` (`30 * 24 * 60 * 60`), which reads the same in any module. */
+function isArithmetic(node: Expression): boolean {
+	const value = unwrapExpression(node);
+	if (value.type === 'NumericLiteral') return true;
+	return value.type === 'BinaryExpression' && ['+', '-', '*', '/'].includes(value.operator) && value.left.type !== 'PrivateName' && isArithmetic(value.left) && isArithmetic(value.right);
 }
 
 /** See {@link AuthjsConfig.strategy}. */
@@ -303,6 +325,21 @@ function withoutReexportedHandle(source: string): string {
 		edit.remove(node.start!, end === -1 ? source.length : end + 1);
 	}
 	return edit.toString();
+}
+
+/**
+ * Adds `session` options carried from Auth.js (`maxAge: 3600`) to the `session: { … }` object of
+ * create-auth's `SvelteKitAuth({ … })` config, after what it holds. The source unchanged when
+ * there is nothing to add or no such object.
+ */
+export function carrySessionOptions(source: string, options: readonly string[]): string {
+	if (options.length === 0) return source;
+	const ast = parseModule(source);
+	const config = ast ? findCall(ast, 'SvelteKitAuth')?.arguments[0] : undefined;
+	const session = config?.type === 'ObjectExpression' ? valueOf(config, 'session') : undefined;
+	const last = session?.type === 'ObjectExpression' ? session.properties.at(-1) : undefined;
+	if (!last) return source;
+	return new MagicString(source).appendLeft(last.end!, options.map((option) => `, ${option}`).join('')).toString();
 }
 
 /**
