@@ -12,7 +12,7 @@ import { SQLiteAdapter } from '../../runtime/server/auth/adapters/sqlite.js';
 import { authorizeWithPassword } from '../../runtime/server/auth/passwords/accounts.js';
 import { storedSessionKey } from '../../runtime/server/auth/session/stored-key.js';
 import { parseModule } from '../edits/ast.js';
-import { GUIDE_CONFIG, GUIDE_FILES, GUIDE_PG_CONFIG } from '../test/authjs-guide.js';
+import { GUIDE_CONFIG, GUIDE_FILES, GUIDE_OIDC_CONFIG, GUIDE_PG_CONFIG } from '../test/authjs-guide.js';
 import { captureStdout } from '../test/stdout.js';
 import { regenerate } from './regenerate.js';
 import { switchApp } from './switch.js';
@@ -104,6 +104,27 @@ describe('create-auth switch', { timeout: 60_000 }, () => {
 		expect(JSON.parse(await read('package.json')).dependencies).not.toHaveProperty('@auth/sveltekit');
 		expect(JSON.parse(await read('.create-auth/manifest.json')).answers).toMatchObject({ providers: ['github'], strategy: 'jwt', previous: ['authjs'] });
 		// The carried callbacks are the app's edit: a regenerate keeps them and writes nothing.
+		stdout.clear();
+		expect(await regenerate({ cwd: app, install: false })).toBe(0);
+		expect(stdout.text).toContain('Nothing to write: the app is up to date.');
+	});
+
+	it("switches an Auth.js app whose OpenID Connect provider is written inline: create-auth's oidc provider with the same id and name, its settings moved to AUTH_OIDC_* in .env", async () => {
+		const app = await authjsApp();
+		await writeFile(path.join(app, 'src/auth.ts'), GUIDE_OIDC_CONFIG);
+		await writeFile(path.join(app, '.env'), 'AUTH_SECRET="an Auth.js secret of at least 32 characters"\nAUTH_IDP_ISSUER=http://127.0.0.1:9999\nAUTH_IDP_ID=app\nAUTH_IDP_SECRET=app-secret\n');
+		await symlink(path.join(repoRoot, 'node_modules'), path.join(app, 'node_modules'), 'dir');
+		expect(await switchApp({ cwd: app, install: false })).toBe(0);
+		expect(stdout.text).toContain('Its OpenID Connect provider idp: same callback URL, settings in AUTH_OIDC_*.');
+		const read = (file: string) => readFile(path.join(app, file), 'utf8');
+		const auth = await read('src/auth.ts');
+		expect(auth).toContain("const oidc = OIDC({\n\tid: 'idp',\n\tname: 'Dev IdP',\n\tissuer: env.AUTH_OIDC_ISSUER,");
+		expect(auth).toContain('`<app origin>/auth/callback/idp`');
+		expect(auth).toContain('previousSessions: [authjsSessions()]');
+		expect(parseModule(auth)).toBeDefined();
+		const env = await read('.env');
+		for (const line of ['AUTH_OIDC_ISSUER=http://127.0.0.1:9999', 'AUTH_OIDC_ID=app', 'AUTH_OIDC_SECRET=app-secret', 'AUTH_IDP_ISSUER=http://127.0.0.1:9999']) expect(env).toContain(line);
+		expect(JSON.parse(await read('.create-auth/manifest.json')).answers).toMatchObject({ providers: ['oidc'], strategy: 'jwt', previous: ['authjs'] });
 		stdout.clear();
 		expect(await regenerate({ cwd: app, install: false })).toBe(0);
 		expect(stdout.text).toContain('Nothing to write: the app is up to date.');

@@ -32,7 +32,7 @@ export const { handle } = SvelteKitAuth({
 		expect(config.unsupported).toEqual([
 			"The provider discord: create-auth's switch carries GitHub and Google only, so far.",
 			'The options given to Google(…) beyond clientId and clientSecret: the switch writes its own.',
-			"The provider written inline: create-auth's switch carries GitHub and Google only, so far.",
+			"The inline OpenID Connect provider's issuer is neither a string nor an environment variable.",
 			'The option pages: the switch does not carry it yet.'
 		]);
 		expect(config.sessionOptions).toEqual(['maxAge: 3600']);

@@ -2,11 +2,13 @@ import MagicString from 'magic-string';
 import type { CallExpression, Expression, File, ImportDeclaration, Node, ObjectExpression, ObjectProperty } from '@babel/types';
 import { DEFAULT_ANSWERS, type Answers, type Strategy } from '../answers.js';
 import { parseModule, unwrapExpression, walk } from '../edits/ast.js';
+import { setEnvValues } from '../edits/env.js';
 import { removeDependencies } from '../edits/package-json.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
 import type { Manifest } from '../manifest.js';
 import type { Project } from '../project.js';
 import { libSpecifier } from '../render.js';
+import { carryOidcIdentity, envReadsOf, oidcEnvEntries, readInlineOidc, type InlineOidc } from './authjs-oidc.js';
 import type { LibrarySwitch } from './types.js';
 
 /** Auth.js's packages an app declares. */
@@ -60,6 +62,8 @@ export interface AuthjsConfig {
 	strategy: Strategy;
 	/** Its `adapter`, when it is one the switch copies from. */
 	adapter?: AuthjsAdapter;
+	/** The OpenID Connect provider it lists inline, which becomes create-auth's `oidc` provider (its id is in `providers` as `oidc`). */
+	oidc?: InlineOidc;
 	/** Each carried property (`callbacks: { … }`) as written, with the indentation of its first line. */
 	carried: CarriedProperty[];
 	/** `session.maxAge` and `session.updateAge` as written (`maxAge: 7 * 24 * 60 * 60`), for create-auth's `session`. */
@@ -102,9 +106,20 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		return { providers: [], strategy: 'jwt', carried: [], sessionOptions: [], unsupported };
 	}
 	const providers: string[] = [];
+	let oidc: InlineOidc | undefined;
+	const envReads = envReadsOf(imports);
 	const list = valueOf(config, 'providers');
 	for (const element of list?.type === 'ArrayExpression' ? list.elements : []) {
 		const value = element && element.type !== 'SpreadElement' ? unwrapExpression(element) : undefined;
+		// An OpenID Connect provider written inline: create-auth's `oidc` provider, with its id kept.
+		const inline = value?.type === 'ObjectExpression' ? readInlineOidc(value, envReads) : undefined;
+		if (typeof inline === 'string') unsupported.push(inline);
+		else if (inline && oidc) unsupported.push('A second inline OpenID Connect provider: the switch carries one, so far.');
+		else if (inline) {
+			oidc = inline;
+			providers.push('oidc');
+		}
+		if (inline) continue;
 		const name = value?.type === 'Identifier' ? value.name : value?.type === 'CallExpression' && value.callee.type === 'Identifier' ? value.callee.name : undefined;
 		const id = name ? providerModules.get(name) : undefined;
 		if (!id || !PROVIDERS.has(id)) {
@@ -146,7 +161,7 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		}
 		unsupported.push(`The option ${key ?? '(a spread or computed key)'}: the switch does not carry it yet.`);
 	}
-	return { providers, strategy: strategyOf(config), ...(adapter ? { adapter } : {}), carried, sessionOptions, unsupported };
+	return { providers, strategy: strategyOf(config), ...(adapter ? { adapter } : {}), ...(oidc ? { oidc } : {}), carried, sessionOptions, unsupported };
 }
 
 /**
@@ -210,25 +225,33 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 	};
 	const carried = config?.carried ?? [];
 	const sessionOptions = config?.sessionOptions ?? [];
+	const oidc = config?.oidc;
+	// Its settings move to the variables create-auth's oidc provider reads.
+	const oidcEnv = oidc ? oidcEnvEntries(oidc, project.files['.env']) : undefined;
+	if (oidcEnv && oidcEnv.entries.length > 0) edits['.env'] = setEnvValues(project.files['.env'], oidcEnv.entries);
 	return {
 		library,
 		answers,
 		edits,
 		amend:
-			configPath && (carried.length > 0 || sessionOptions.length > 0)
-				? { [configPath]: (text: string) => carrySessionOptions(carryProperties(text, carried), sessionOptions) }
+			configPath && (carried.length > 0 || sessionOptions.length > 0 || oidc)
+				? { [configPath]: (text: string) => carrySessionOptions(carryProperties(oidc ? carryOidcIdentity(text, oidc) : text, carried), sessionOptions) }
 				: {},
 		carried: [
 			...(adapter ? [`Users, linked accounts and sessions, from ${adapter.package}'s tables.`] : []),
 			`Signed-in browsers stay signed in (their cookie${adapter ? '' : ', by the same AUTH_SECRET'}).`,
 			...(carried.length > 0 ? [`Its ${CARRIED.filter((key) => carried.some(({ text }) => text.startsWith(key))).join(' and ')}, into create-auth's src/auth.ts.`] : []),
 			...(sessionOptions.length > 0 ? [`Its session ${sessionOptions.map((text) => text.split(':')[0]!.trim()).join(' and ')}, as written.`] : []),
+			...(oidc ? [`Its OpenID Connect provider ${oidc.id}: same callback URL, settings in AUTH_OIDC_*.`] : []),
 			"Its sign-in buttons and signIn / signOut calls, now create-auth's."
 		],
-		left: adapter
-			? ['Links Auth.js mailed and no one used yet (its verification tokens).', "Auth.js's tables stay, unused: drop them later."]
-			: // Without an adapter Auth.js kept no user rows.
-				['Users: Auth.js stored none; create-auth stores each at the next sign-in.'],
+		left: [
+			...(adapter
+				? ['Links Auth.js mailed and no one used yet (its verification tokens).', "Auth.js's tables stay, unused: drop them later."]
+				: // Without an adapter Auth.js kept no user rows.
+					['Users: Auth.js stored none; create-auth stores each at the next sign-in.']),
+			...(oidcEnv?.unset ?? []).map(({ from, to }) => `${to}: set it where ${from} is set (not in .env).`)
+		],
 		blockers,
 		...(adapter ? { dialect: adapter.target === 'postgres' ? 'postgres' : project.drizzle?.dialect } : {})
 	};

@@ -48,3 +48,26 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
   trustHost: true
 })
 `;
+
+/**
+ * src/auth.ts of an Auth.js app whose provider is an OpenID Connect provider written inline, as
+ * Auth.js documents one it has no module for (authjs.dev/guides/configuring-oauth-providers), its
+ * settings from SvelteKit's private environment.
+ */
+export const GUIDE_OIDC_CONFIG = `import { SvelteKitAuth } from "@auth/sveltekit"
+import { env } from "$env/dynamic/private"
+
+export const { handle, signIn, signOut } = SvelteKitAuth({
+  providers: [
+    {
+      id: "idp",
+      name: "Dev IdP",
+      type: "oidc",
+      issuer: env.AUTH_IDP_ISSUER,
+      clientId: env.AUTH_IDP_ID,
+      clientSecret: env.AUTH_IDP_SECRET
+    }
+  ],
+  trustHost: true
+})
+`;
