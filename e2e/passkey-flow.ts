@@ -96,8 +96,10 @@ export function passkeyFlows(app: () => PasskeyApp): void {
 		expect(await signedInAs(page, url, email)).toBe(false);
 
 		// Conditional mediation: the page offers the passkey in the autofill at once; the virtual
-		// authenticator, present and verified, takes it.
-		await page.goto(`${url}/signin?callbackUrl=/account`);
+		// authenticator, present and verified, takes it. It can do so before the page's load event,
+		// so the visit waits only for the page to be committed, not loaded: the sign-in's own
+		// navigation to /account would otherwise interrupt the wait.
+		await page.goto(`${url}/signin?callbackUrl=/account`, { waitUntil: 'commit' });
 		await page.waitForURL((target) => target.pathname === '/account');
 		expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
 		counters.push((await device.credentials())[0]!.signCount);
