@@ -19,12 +19,12 @@ import fs from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encode } from '@auth/core/jwt';
 import PostgresAuthjsAdapter from '@auth/pg-adapter';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { AUTHJS_PG_SCHEMA } from '../runtime/test/databases.js';
-import { GUIDE_FILES, GUIDE_PG_CONFIG } from '../src/test/authjs-guide.js';
+import { startDevIdp, type DevIdp } from '../src/dev-idp/index.js';
+import { GUIDE_CONFIG, GUIDE_FILES, GUIDE_PG_CONFIG } from '../src/test/authjs-guide.js';
 import { build, check, copyFixture, freePort, install, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { postgresDatabase, type AppDatabase } from './harness/databases.js';
@@ -335,51 +335,91 @@ async function shownAsSignedIn(browser: Browser, server: Server): Promise<string
 	return /Signed in as (\S+)/.exec(text)?.[1];
 }
 
+/** The guide's src/auth.ts with, beside GitHub, an OpenID Connect provider written inline (the dev IdP here), as Auth.js documents one it has no module for. */
+const GUIDE_WITH_OIDC = GUIDE_CONFIG.replace('import GitHub from "@auth/sveltekit/providers/github"\n', 'import GitHub from "@auth/sveltekit/providers/github"\nimport { env } from "$env/dynamic/private"\n').replace(
+	'providers: [GitHub],',
+	'providers: [\n    GitHub,\n    {\n      id: "idp",\n      name: "Dev IdP",\n      type: "oidc",\n      issuer: env.AUTH_IDP_ISSUER,\n      clientId: env.AUTH_IDP_ID,\n      clientSecret: env.AUTH_IDP_SECRET\n    }\n  ],'
+);
+
 /** The `sv` release the kit3 fixtures were made with (as kit2-to-kit3.test.ts). */
 const SV = 'sv@1.0.0-next.7';
 
 /**
  * Issue 29, from Auth.js: sv's kit2-ts app with `@auth/sveltekit` set up as its SvelteKit guide
- * does (src/test/authjs-guide.ts), installed. A browser holds a session cookie Auth.js made
- * (`encode` from @auth/core, with the app's AUTH_SECRET and Auth.js's salt), which the built
- * Auth.js app shows as signed in; then `create-auth switch`, svelte-check, a build, and the same
- * browser is still signed in, its Auth.js cookie replaced by ours. Then the app moves to SvelteKit 3
- * (`sv migrate sveltekit-3`, Node 22, a regenerate) and the browser is still signed in.
+ * does (src/test/authjs-guide.ts), installed, with GitHub and an OpenID Connect provider written
+ * inline, the dev IdP of this process. The browser signs in with Auth.js through the dev IdP's
+ * login page; then `create-auth switch`, svelte-check, a build, and the same browser is still
+ * signed in, its Auth.js cookie replaced by ours; it signs out and in again through the same
+ * provider, now create-auth's `oidc` with Auth.js's id (the callback URL the dev IdP has
+ * registered). Then the app moves to SvelteKit 3 (`sv migrate sveltekit-3`, Node 22, a
+ * regenerate) and the browser is still signed in.
  */
 describe('an app set up with @auth/sveltekit as its guide does, switched (create-auth switch)', () => {
 	const secret = 'an Auth.js secret of at least 32 characters, kept';
 	let appDir: string;
+	let port: number;
+	let idp: DevIdp;
 	let server: Server | undefined;
 	let browser: Browser | undefined;
 	const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
 	const signedInAs = () => shownAsSignedIn(browser!, server!);
 
 	beforeAll(async () => {
+		// The dev IdP registers the app's callback URL: the app is served on this port each time.
+		port = await freePort();
+		idp = await startDevIdp({ port: 0, clients: [{ clientId: 'authjs-app', clientSecret: 'authjs-app-secret', redirectUris: [`http://127.0.0.1:${port}/auth/callback/idp`] }] });
 		appDir = await copyFixture('kit2-ts');
-		for (const [file, text] of Object.entries(GUIDE_FILES)) {
+		const files = { ...GUIDE_FILES, 'src/auth.ts': GUIDE_WITH_OIDC, 'src/routes/+page.svelte': GUIDE_FILES['src/routes/+page.svelte']!.replace('{/if}', '  <SignIn provider="idp" signInPage="signin" />\n{/if}') };
+		for (const [file, text] of Object.entries(files)) {
 			await fs.mkdir(path.dirname(path.join(appDir, file)), { recursive: true });
 			await fs.writeFile(path.join(appDir, file), text);
 		}
 		const packageJson = JSON.parse(await read('package.json'));
 		packageJson.dependencies = { '@auth/sveltekit': '^1.11.1' };
 		await fs.writeFile(path.join(appDir, 'package.json'), `${JSON.stringify(packageJson, null, '\t')}\n`);
-		await fs.writeFile(path.join(appDir, '.env'), `AUTH_SECRET="${secret}"\nAUTH_GITHUB_ID=gh-id\nAUTH_GITHUB_SECRET=gh-secret\n`);
+		await fs.writeFile(
+			path.join(appDir, '.env'),
+			`AUTH_SECRET="${secret}"\nAUTH_GITHUB_ID=gh-id\nAUTH_GITHUB_SECRET=gh-secret\nAUTH_IDP_ISSUER=${idp.issuer}\nAUTH_IDP_ID=authjs-app\nAUTH_IDP_SECRET=authjs-app-secret\n`
+		);
 		await install(appDir);
 		await build(appDir);
-		server = await start(appDir);
+		server = await start(appDir, { port });
 		browser = await launchBrowser();
-		const value = await encode({ token: { sub: 'ada-1', name: 'Ada', email: 'ada@example.com' }, secret, salt: 'authjs.session-token' });
-		await browser.context.addCookies([{ name: 'authjs.session-token', value, url: server.url, httpOnly: true, sameSite: 'Lax' }]);
 	});
 
 	afterAll(async () => {
 		await browser?.close();
 		await server?.stop();
+		await idp?.stop();
 		if (appDir) await removeApp(appDir);
 	});
 
-	it('is signed in with Auth.js before the switch', async () => {
-		expect(await signedInAs()).toBe('ada@example.com');
+	/**
+	 * Signs the browser in through the dev IdP with the app's idp sign-in button on its home page,
+	 * Auth.js's or create-auth's, and waits for the provider's answer at the app's callback URL.
+	 * @param login the provider asks for the password (the first time); later its own session
+	 *   answers at once
+	 */
+	async function signInWithIdp(login: boolean) {
+		const page = await browser!.newPage();
+		await page.goto(`${server!.url}/`);
+		const callback = page.waitForResponse((response) => response.url().startsWith(`${server!.url}/auth/callback/idp?`));
+		await page.locator('form', { has: page.locator('input[name="providerId"][value="idp"]') }).getByRole('button').click();
+		if (login) {
+			await page.waitForURL((url) => url.origin === idp.issuer);
+			await page.getByLabel('Password').fill(idp.password);
+			await page.getByRole('button', { name: 'Sign in' }).click();
+		}
+		// A redirect into the app: Auth.js answers 302, create-auth 303.
+		expect([302, 303], server!.output()).toContain((await callback).status());
+		await page.waitForLoadState();
+		await page.close();
+	}
+
+	it("is signed in with Auth.js, through the OpenID provider's login page, before the switch", async () => {
+		await signInWithIdp(true);
+		expect(await signedInAs()).toBe(idp.user.email);
+		expect((await browser!.context.cookies()).map(({ name }) => name)).toContain('authjs.session-token');
 	});
 
 	it("switches: Auth.js's configuration, re-export and package are gone, its components come from $lib/auth, and the app checks and builds", async () => {
@@ -388,21 +428,34 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		const switched = await runCli(appDir, ['switch']);
 		expect(switched.exitCode, switched.stdout + switched.stderr).toBe(0);
 		expect(await read('src/auth.ts')).toContain('previousSessions: [authjsSessions()]');
+		expect(await read('src/auth.ts')).toContain("const oidc = OIDC({\n\tid: 'idp',\n\tname: 'Dev IdP',");
 		expect(await read('src/hooks.server.ts')).not.toContain('export { handle } from');
 		expect(await read('src/routes/+page.svelte')).toContain('from "$lib/auth"');
 		expect(JSON.parse(await read('package.json')).dependencies ?? {}).not.toHaveProperty('@auth/sveltekit');
 		const result = await check(appDir);
 		expect(result.diagnostics.filter((diagnostic) => diagnostic.type === 'ERROR')).toEqual([]);
 		await build(appDir);
-		server = await start(appDir);
+		server = await start(appDir, { port });
 	});
 
 	it('keeps the browser signed in: the Auth.js cookie is read once and replaced by a create-auth session', async () => {
-		expect(await signedInAs()).toBe('ada@example.com');
+		expect(await signedInAs()).toBe(idp.user.email);
 		const names = (await browser!.context.cookies()).map(({ name }) => name);
 		expect(names).toContain('auth.session-token');
 		expect(names).not.toContain('authjs.session-token');
-		expect(await signedInAs()).toBe('ada@example.com');
+		expect(await signedInAs()).toBe(idp.user.email);
+	});
+
+	it("signs out, and in again through the same OpenID provider, now create-auth's, at the callback URL the provider has registered", async () => {
+		const page = await browser!.newPage();
+		await page.goto(`${server!.url}/signout`);
+		await page.getByRole('button', { name: 'Sign out' }).click();
+		await page.waitForURL((url) => url.pathname !== '/signout');
+		await page.close();
+		expect(await signedInAs()).toBeUndefined();
+		await signInWithIdp(false);
+		expect(await signedInAs()).toBe(idp.user.email);
+		expect((await browser!.context.cookies()).map(({ name }) => name)).toContain('auth.session-token');
 	});
 
 	// What @auth/sveltekit could not do (its peer range is Kit ^1 || ^2): the SvelteKit team's own migration.
@@ -423,8 +476,8 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		const result = await check(appDir, { env: toolchain.env });
 		expect(result.diagnostics.filter((diagnostic) => diagnostic.type === 'ERROR')).toEqual([]);
 		await build(appDir, { env: toolchain.env });
-		server = await start(appDir, { env: toolchain.env });
-		expect(await signedInAs()).toBe('ada@example.com');
+		server = await start(appDir, { port, env: toolchain.env });
+		expect(await signedInAs()).toBe(idp.user.email);
 	});
 });
 

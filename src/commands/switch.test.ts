@@ -101,6 +101,8 @@ describe('create-auth switch', { timeout: 60_000 }, () => {
 		expect(await read('src/routes/+page.svelte')).toContain('import { SignIn, SignOut } from "$lib/auth"');
 		expect(await read('src/routes/signin/+page.server.ts')).not.toBe('import { signIn } from "../../auth"\nimport type { Actions } from "./$types"\nexport const actions: Actions = { default: signIn }\n');
 		expect(await read('.env')).toContain('AUTH_SECRET="an Auth.js secret of at least 32 characters"');
+		// Auth.js's trustHost: true, as create-auth reads it: OAuth sign-in keeps working outside the dev server.
+		expect(await read('.env')).toContain('AUTH_TRUST_HOST=true');
 		expect(JSON.parse(await read('package.json')).dependencies).not.toHaveProperty('@auth/sveltekit');
 		expect(JSON.parse(await read('.create-auth/manifest.json')).answers).toMatchObject({ providers: ['github'], strategy: 'jwt', previous: ['authjs'] });
 		// The carried callbacks are the app's edit: a regenerate keeps them and writes nothing.

@@ -9,6 +9,7 @@ describe('readAuthjsConfig', () => {
 			providers: ['github'],
 			strategy: 'jwt',
 			carried: [{ text: expect.stringMatching(/^callbacks: \{\n {4}jwt\(\{ token, profile \}\) \{[\s\S]*\n {2}\}$/), indent: '  ' }],
+			trustHost: true,
 			sessionOptions: [],
 			unsupported: []
 		});

@@ -2,7 +2,7 @@ import MagicString from 'magic-string';
 import type { CallExpression, Expression, File, ImportDeclaration, Node, ObjectExpression, ObjectProperty } from '@babel/types';
 import { DEFAULT_ANSWERS, type Answers, type Strategy } from '../answers.js';
 import { parseModule, unwrapExpression, walk } from '../edits/ast.js';
-import { setEnvValues } from '../edits/env.js';
+import { setEnvValues, type EnvEntry } from '../edits/env.js';
 import { removeDependencies } from '../edits/package-json.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
 import type { Manifest } from '../manifest.js';
@@ -62,6 +62,8 @@ export interface AuthjsConfig {
 	strategy: Strategy;
 	/** Its `adapter`, when it is one the switch copies from. */
 	adapter?: AuthjsAdapter;
+	/** `trustHost: true` is written: the request's Host header is trusted (create-auth's `AUTH_TRUST_HOST=true`). */
+	trustHost?: true;
 	/** The OpenID Connect provider it lists inline, which becomes create-auth's `oidc` provider (its id is in `providers` as `oidc`). */
 	oidc?: InlineOidc;
 	/** Each carried property (`callbacks: { … }`) as written, with the indentation of its first line. */
@@ -161,7 +163,17 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		}
 		unsupported.push(`The option ${key ?? '(a spread or computed key)'}: the switch does not carry it yet.`);
 	}
-	return { providers, strategy: strategyOf(config), ...(adapter ? { adapter } : {}), ...(oidc ? { oidc } : {}), carried, sessionOptions, unsupported };
+	const trustHost = valueOf(config, 'trustHost');
+	return {
+		providers,
+		strategy: strategyOf(config),
+		...(adapter ? { adapter } : {}),
+		...(oidc ? { oidc } : {}),
+		...(trustHost?.type === 'BooleanLiteral' && trustHost.value ? { trustHost: true as const } : {}),
+		carried,
+		sessionOptions,
+		unsupported
+	};
 }
 
 /**
@@ -228,7 +240,10 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 	const oidc = config?.oidc;
 	// Its settings move to the variables create-auth's oidc provider reads.
 	const oidcEnv = oidc ? oidcEnvEntries(oidc, project.files['.env']) : undefined;
-	if (oidcEnv && oidcEnv.entries.length > 0) edits['.env'] = setEnvValues(project.files['.env'], oidcEnv.entries);
+	// Auth.js's `trustHost: true` is create-auth's AUTH_TRUST_HOST=true: without it, OAuth sign-in stops outside the dev server.
+	const trustHost: EnvEntry[] = config?.trustHost ? [{ key: 'AUTH_TRUST_HOST', value: 'true', comment: "Trust the request's Host header (Auth.js's trustHost: true, carried over)." }] : [];
+	const envEntries = [...trustHost, ...(oidcEnv?.entries ?? [])];
+	if (envEntries.length > 0) edits['.env'] = setEnvValues(project.files['.env'], envEntries);
 	return {
 		library,
 		answers,
@@ -250,7 +265,8 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 				? ['Links Auth.js mailed and no one used yet (its verification tokens).', "Auth.js's tables stay, unused: drop them later."]
 				: // Without an adapter Auth.js kept no user rows.
 					['Users: Auth.js stored none; create-auth stores each at the next sign-in.']),
-			...(oidcEnv?.unset ?? []).map(({ from, to }) => `${to}: set it where ${from} is set (not in .env).`)
+			...(oidcEnv?.unset ?? []).map(({ from, to }) => `${to}: set it where ${from} is set (not in .env).`),
+			...(config?.trustHost ? ['trustHost: true is AUTH_TRUST_HOST=true in .env: set it on the host too.'] : [])
 		],
 		blockers,
 		...(adapter ? { dialect: adapter.target === 'postgres' ? 'postgres' : project.drizzle?.dialect } : {})
