@@ -7,8 +7,8 @@ import { removeDependencies } from '../edits/package-json.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
 import type { Manifest } from '../manifest.js';
 import type { Project } from '../project.js';
+import { carryOidcIdentity, envReadsOf, oidcEnvEntries, readInlineOidc, type InlineOidc } from '../providers/oidc/from-authjs.js';
 import { libSpecifier } from '../render.js';
-import { carryOidcIdentity, envReadsOf, oidcEnvEntries, readInlineOidc, type InlineOidc } from './authjs-oidc.js';
 import type { LibrarySwitch } from './types.js';
 
 /** Auth.js's packages an app declares. */

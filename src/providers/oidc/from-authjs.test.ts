@@ -1,9 +1,9 @@
 import type { ObjectExpression } from '@babel/types';
 import { describe, expect, it } from 'vitest';
-import { parseModule } from '../edits/ast.js';
-import { GUIDE_OIDC_CONFIG } from '../test/authjs-guide.js';
-import { readAuthjsConfig } from './authjs.js';
-import { carryOidcIdentity, envReadsOf, oidcEnvEntries, readInlineOidc } from './authjs-oidc.js';
+import { parseModule } from '../../edits/ast.js';
+import { GUIDE_OIDC_CONFIG } from '../../test/authjs-guide.js';
+import { readAuthjsConfig } from '../../switch/authjs.js';
+import { carryOidcIdentity, envReadsOf, oidcEnvEntries, readInlineOidc } from './from-authjs.js';
 
 /** The first object literal of `source` (the provider), with the env reads of its imports. */
 function inline(source: string) {

@@ -1,8 +1,13 @@
+/**
+ * The `oidc` provider's part of `create-auth switch` from Auth.js (issue 29): an OpenID Connect
+ * provider Auth.js's config lists inline becomes this provider, with its id, name and settings.
+ * `switch/authjs.ts` asks it; it lives here, with the provider (docs/architecture.md).
+ */
 import MagicString from 'magic-string';
 import type { Expression, ImportDeclaration, ObjectExpression, ObjectProperty } from '@babel/types';
 import { parse } from 'dotenv';
-import { parseModule, unwrapExpression, walk } from '../edits/ast.js';
-import type { EnvEntry } from '../edits/env.js';
+import { parseModule, unwrapExpression, walk } from '../../edits/ast.js';
+import type { EnvEntry } from '../../edits/env.js';
 
 /** The settings of an OpenID Connect provider the switch carries, each with the variable create-auth's `oidc` provider reads it from. */
 const SETTINGS = { issuer: 'AUTH_OIDC_ISSUER', clientId: 'AUTH_OIDC_ID', clientSecret: 'AUTH_OIDC_SECRET' } as const;
