@@ -180,14 +180,17 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
  * Plans the switch of an app from Auth.js (`@auth/sveltekit`, as its SvelteKit guide sets it up):
  * see {@link LibrarySwitch}.
  *
- * - Answers: its GitHub and Google providers, its strategy (`jwt` without an adapter, `database`
- *   with one, unless it wrote another); with `@auth/pg-adapter` create-auth's PostgreSQL adapter,
+ * - Answers: its GitHub and Google providers and an OpenID Connect provider written inline (as
+ *   `oidc`, its id and name amended in, its settings moved to `AUTH_OIDC_*` in `.env`), its
+ *   strategy (`jwt` without an adapter, `database` with one, unless it wrote another); with
+ *   `@auth/pg-adapter` create-auth's PostgreSQL adapter,
  *   with `@auth/drizzle-adapter` the app's Drizzle `db` (Auth.js's rows are copied there after the
  *   install: `dialect`); without an adapter the app's Drizzle `db` if it has one, else SQLite, for
  *   the users create-auth keeps from the next sign-in; `previous: ['authjs']`
  *   (`previousSessions: [authjsSessions()]`, which reads its cookie with the same `AUTH_SECRET`).
- * - Edits: its `src/auth.ts` replaced by create-auth's, into which its `callbacks` and `events`
- *   are carried as written (`amend`); `export { handle } from './auth'` out of the hooks file
+ * - Edits: its `src/auth.ts` replaced by create-auth's, into which its `callbacks`, `events` and
+ *   numeric session durations are carried as written (`amend`); `trustHost: true` as
+ *   `AUTH_TRUST_HOST=true` in `.env`; `export { handle } from './auth'` out of the hooks file
  *   (create-auth's composition takes its place); `@auth/sveltekit/client` and
  *   `/components` imports pointed at `$lib/auth` (the same `signIn`, `signOut`, `SignIn`,
  *   `SignOut`), its types (`Session`, `User`) too; its packages out of package.json.
