@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Node } from '@babel/types';
-import { parseModule } from './edits/ast.js';
+import { parseModule, propertyName } from './edits/ast.js';
 
 /** Where a SvelteKit app is configured: SvelteKit 2's `svelte.config.js`, the Vite config (SvelteKit 3's `sveltekit()` options). */
 export const KIT_CONFIG_FILES = ['svelte.config.js', 'vite.config.ts', 'vite.config.js', 'vite.config.mjs'];
@@ -47,8 +47,8 @@ export function configuredBase(source: string): string | null | undefined {
 		if (found !== undefined || !node || typeof node !== 'object') return;
 		if (Array.isArray(node)) return node.forEach(visit);
 		const n = node as Node;
-		if (n.type === 'ObjectProperty' && keyName(n) === 'paths' && n.value.type === 'ObjectExpression') {
-			const base = n.value.properties.find((property) => property.type === 'ObjectProperty' && keyName(property) === 'base');
+		if (n.type === 'ObjectProperty' && propertyName(n) === 'paths' && n.value.type === 'ObjectExpression') {
+			const base = n.value.properties.find((property) => property.type === 'ObjectProperty' && propertyName(property) === 'base');
 			if (base?.type === 'ObjectProperty') found = base.value.type === 'StringLiteral' ? base.value.value : null;
 			return;
 		}
@@ -60,9 +60,3 @@ export function configuredBase(source: string): string | null | undefined {
 	return found;
 }
 
-/** An object property's name, when written as a plain identifier or string. */
-function keyName(property: Node & { type: 'ObjectProperty' }): string | undefined {
-	if (property.computed) return undefined;
-	if (property.key.type === 'Identifier') return property.key.name;
-	return property.key.type === 'StringLiteral' ? property.key.value : undefined;
-}

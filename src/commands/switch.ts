@@ -16,7 +16,7 @@ import type { CopyReport, DataConnection } from '../switch/data.js';
 import { planLuciaSwitch } from '../switch/lucia.js';
 import { copyLuciaData } from '../switch/lucia-data.js';
 import { readSources } from '../switch/sources.js';
-import type { LibrarySwitch } from '../switch/types.js';
+import type { LibrarySwitch, SwitchPlanner } from '../switch/types.js';
 import { loadApp, type LoadedApp } from './app.js';
 import { migrate } from './migrate.js';
 import { writeApp, type PriorEdits, type WriteOptions } from './pipeline.js';
@@ -95,7 +95,7 @@ export async function switchApp(options: SwitchOptions): Promise<number> {
 }
 
 /** Each library's planner: its switch, worked out from the app's files. */
-const PLANNERS: Record<AuthLibraryId, typeof planBetterAuthSwitch> = {
+const PLANNERS: Record<AuthLibraryId, SwitchPlanner> = {
 	authjs: planAuthjsSwitch,
 	'better-auth': planBetterAuthSwitch,
 	lucia: planLuciaSwitch

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type MagicString from 'magic-string';
-import type { Expression, File, Node, Statement } from '@babel/types';
+import type { Expression, File, Node, ObjectExpression, ObjectProperty, Statement } from '@babel/types';
 
 let babel: typeof import('@babel/parser') | undefined;
 
@@ -118,6 +118,17 @@ export function nameOf(node: Node): string | undefined {
 	if (node.type === 'Identifier') return node.name;
 	if (node.type === 'StringLiteral') return node.value;
 	return undefined;
+}
+
+/** The name of an object property written as an identifier or a string (`a: 1`, `'a': 1`); undefined for a computed key (`[a]: 1`). */
+export function propertyName(property: { computed: boolean; key: Node }): string | undefined {
+	return property.computed ? undefined : nameOf(property.key);
+}
+
+/** The value of the property named `key` of an object literal (see {@link propertyName}), TypeScript wrappers looked through; undefined when it has none. */
+export function propertyValue(object: ObjectExpression, key: string): Expression | undefined {
+	const property = object.properties.find((p): p is ObjectProperty => p.type === 'ObjectProperty' && propertyName(p) === key);
+	return property ? unwrapExpression(property.value as Expression) : undefined;
 }
 
 /** The whitespace that starts the line holding `offset`. */

@@ -1,7 +1,7 @@
 import MagicString from 'magic-string';
 import type { CallExpression, Expression, File, ImportDeclaration, Node, ObjectExpression, ObjectProperty } from '@babel/types';
 import { DEFAULT_ANSWERS, type Answers, type Strategy } from '../answers.js';
-import { parseModule, unwrapExpression, walk } from '../edits/ast.js';
+import { parseModule, propertyName, propertyValue, unwrapExpression, walk } from '../edits/ast.js';
 import { setEnvValues, type EnvEntry } from '../edits/env.js';
 import { removeDependencies } from '../edits/package-json.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
@@ -110,7 +110,7 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 	const providers: string[] = [];
 	let oidc: InlineOidc | undefined;
 	const envReads = envReadsOf(imports);
-	const list = valueOf(config, 'providers');
+	const list = propertyValue(config, 'providers');
 	for (const element of list?.type === 'ArrayExpression' ? list.elements : []) {
 		const value = element && element.type !== 'SpreadElement' ? unwrapExpression(element) : undefined;
 		// An OpenID Connect provider written inline: create-auth's `oidc` provider, with its id kept.
@@ -129,20 +129,20 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 			continue;
 		}
 		const options = value?.type === 'CallExpression' ? value.arguments[0] : undefined;
-		const keys = options?.type === 'ObjectExpression' ? options.properties.map((p) => (p.type === 'ObjectProperty' ? keyName(p) : undefined)) : [];
+		const keys = options?.type === 'ObjectExpression' ? options.properties.map((p) => (p.type === 'ObjectProperty' ? propertyName(p) : undefined)) : [];
 		if (options && (options.type !== 'ObjectExpression' || keys.some((key) => key !== 'clientId' && key !== 'clientSecret'))) {
 			unsupported.push(`The options given to ${name}(…) beyond clientId and clientSecret: the switch writes its own.`);
 		}
 		providers.push(id);
 	}
 	if (list?.type !== 'ArrayExpression') unsupported.push('providers is not an array literal, so the providers cannot be read.');
-	const adapterValue = valueOf(config, 'adapter');
+	const adapterValue = propertyValue(config, 'adapter');
 	const adapterPackage = adapterValue?.type === 'CallExpression' && adapterValue.callee.type === 'Identifier' ? adapterFactories.get(adapterValue.callee.name) : undefined;
 	const adapter = adapterPackage ? { package: adapterPackage, target: ADAPTERS[adapterPackage]! } : undefined;
 	const carried: CarriedProperty[] = [];
 	const sessionOptions: string[] = [];
 	for (const property of config.properties) {
-		const key = property.type === 'ObjectProperty' || property.type === 'ObjectMethod' ? keyName(property as ObjectProperty) : undefined;
+		const key = property.type === 'ObjectProperty' || property.type === 'ObjectMethod' ? propertyName(property as ObjectProperty) : undefined;
 		if (key && REPLACED.has(key)) continue;
 		// Its rows are copied into create-auth's tables; create-auth's adapter takes its place.
 		if (key === 'adapter' && adapter) continue;
@@ -154,16 +154,16 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		if (key === 'session') {
 			const session = unwrapExpression((property as ObjectProperty).value as Expression);
 			const entries = session.type === 'ObjectExpression' ? session.properties.map((p) => (p.type === 'ObjectProperty' ? p : undefined)) : [undefined];
-			const readable = (entry: ObjectProperty | undefined) => entry && SESSION_KEYS.includes(keyName(entry) ?? '') && (keyName(entry) === 'strategy' || isArithmetic(entry.value as Expression));
+			const readable = (entry: ObjectProperty | undefined) => entry && SESSION_KEYS.includes(propertyName(entry) ?? '') && (propertyName(entry) === 'strategy' || isArithmetic(entry.value as Expression));
 			if (entries.every(readable)) {
 				// `strategy` decides the answers; `maxAge` and `updateAge` mean the same here (seconds): carried as written.
-				sessionOptions.push(...entries.filter((entry) => keyName(entry!) !== 'strategy').map((entry) => source.slice(entry!.start!, entry!.end!)));
+				sessionOptions.push(...entries.filter((entry) => propertyName(entry!) !== 'strategy').map((entry) => source.slice(entry!.start!, entry!.end!)));
 				continue;
 			}
 		}
 		unsupported.push(`The option ${key ?? '(a spread or computed key)'}: the switch does not carry it yet.`);
 	}
-	const trustHost = valueOf(config, 'trustHost');
+	const trustHost = propertyValue(config, 'trustHost');
 	return {
 		providers,
 		strategy: strategyOf(config),
@@ -285,15 +285,6 @@ function findCall(ast: File, name: string): CallExpression | undefined {
 	return found;
 }
 
-function keyName(property: ObjectProperty): string | undefined {
-	return property.key.type === 'Identifier' ? property.key.name : property.key.type === 'StringLiteral' ? property.key.value : undefined;
-}
-
-function valueOf(object: ObjectExpression, key: string): Expression | undefined {
-	const property = object.properties.find((p): p is ObjectProperty => p.type === 'ObjectProperty' && keyName(p) === key);
-	return property ? unwrapExpression(property.value as Expression) : undefined;
-}
-
 /** Whether `node` is a number written out: numeric literals and `+ - * /` (`30 * 24 * 60 * 60`), which reads the same in any module. */
 function isArithmetic(node: Expression): boolean {
 	const value = unwrapExpression(node);
@@ -303,10 +294,10 @@ function isArithmetic(node: Expression): boolean {
 
 /** See {@link AuthjsConfig.strategy}. */
 function strategyOf(config: ObjectExpression): Strategy {
-	const session = valueOf(config, 'session');
-	const written = session?.type === 'ObjectExpression' ? valueOf(session, 'strategy') : undefined;
+	const session = propertyValue(config, 'session');
+	const written = session?.type === 'ObjectExpression' ? propertyValue(session, 'strategy') : undefined;
 	if (written?.type === 'StringLiteral' && (written.value === 'jwt' || written.value === 'database')) return written.value;
-	return valueOf(config, 'adapter') ? 'database' : 'jwt';
+	return propertyValue(config, 'adapter') ? 'database' : 'jwt';
 }
 
 /** The names `@auth/sveltekit` modules export that `$lib/auth` exports with the same use. */
@@ -349,7 +340,7 @@ function isActionOnly(source: string): boolean {
 		if (declarator?.id.type !== 'Identifier' || declarator.id.name !== 'actions' || value?.type !== 'ObjectExpression' || value.properties.length !== 1) return false;
 		const [property] = value.properties;
 		const action = property?.type === 'ObjectProperty' ? unwrapExpression(property.value as Expression) : undefined;
-		return property?.type === 'ObjectProperty' && keyName(property) === 'default' && action?.type === 'Identifier' && /^sign(In|Out)$/.test(action.name);
+		return property?.type === 'ObjectProperty' && propertyName(property) === 'default' && action?.type === 'Identifier' && /^sign(In|Out)$/.test(action.name);
 	});
 }
 
@@ -378,7 +369,7 @@ export function carrySessionOptions(source: string, options: readonly string[]):
 	if (options.length === 0) return source;
 	const ast = parseModule(source);
 	const config = ast ? findCall(ast, 'SvelteKitAuth')?.arguments[0] : undefined;
-	const session = config?.type === 'ObjectExpression' ? valueOf(config, 'session') : undefined;
+	const session = config?.type === 'ObjectExpression' ? propertyValue(config, 'session') : undefined;
 	const last = session?.type === 'ObjectExpression' ? session.properties.at(-1) : undefined;
 	if (!last) return source;
 	return new MagicString(source).appendLeft(last.end!, options.map((option) => `, ${option}`).join('')).toString();

@@ -1,18 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { detectProject } from '../project.js';
 import { planBetterAuthSwitch, readBetterAuthOptions } from './better-auth.js';
-import { readSources } from './sources.js';
+import { switchFixture } from '../test/switch-fixture.js';
 
-const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/kit2-better-auth', import.meta.url));
-
-/** The fixture (`sv add drizzle better-auth`, sv 0.17.1) as the switch reads it, with `src/` files changed or added. */
-async function fixture(changes: Record<string, string> = {}) {
-	const project = await detectProject(FIXTURE);
-	const sources = { ...(await readSources(FIXTURE)), ...changes };
-	const library = project.existingAuth!.libraries.find(({ id }) => id === 'better-auth')!;
-	return { project, sources, library };
-}
+/** The fixture as the switch reads it, with `src/` files changed or added. */
+const fixture = (changes: Record<string, string> = {}) => switchFixture('kit2-better-auth', 'better-auth', changes);
 
 describe('planBetterAuthSwitch', () => {
 	it("on sv's Better Auth app: credentials on the app's Drizzle db with database sessions; its hook, types, packages, module and demo go", async () => {

@@ -1,6 +1,6 @@
-import type { CallExpression, Expression, ObjectExpression, ObjectProperty } from '@babel/types';
+import type { CallExpression, Expression } from '@babel/types';
 import type { Strategy } from '../answers.js';
-import { parseModule, unwrapExpression, walk } from '../edits/ast.js';
+import { parseModule, propertyName, propertyValue, unwrapExpression, walk } from '../edits/ast.js';
 import { removeDependencies, removeScripts } from '../edits/package-json.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
 import type { Manifest } from '../manifest.js';
@@ -49,13 +49,13 @@ export function readBetterAuthOptions(source: string): BetterAuthOptions | undef
 	});
 	const config = call?.arguments[0] && call.arguments[0].type !== 'SpreadElement' && call.arguments[0].type !== 'ArgumentPlaceholder' ? unwrapExpression(call.arguments[0] as Expression) : undefined;
 	if (config?.type !== 'ObjectExpression') return undefined;
-	const emailAndPassword = valueOf(config, 'emailAndPassword');
-	const enabled = emailAndPassword?.type === 'ObjectExpression' ? valueOf(emailAndPassword, 'enabled') : undefined;
-	const social = valueOf(config, 'socialProviders');
-	const plugins = valueOf(config, 'plugins');
+	const emailAndPassword = propertyValue(config, 'emailAndPassword');
+	const enabled = emailAndPassword?.type === 'ObjectExpression' ? propertyValue(emailAndPassword, 'enabled') : undefined;
+	const social = propertyValue(config, 'socialProviders');
+	const plugins = propertyValue(config, 'plugins');
 	return {
 		emailAndPassword: enabled?.type === 'BooleanLiteral' && enabled.value,
-		socialProviders: social?.type === 'ObjectExpression' ? social.properties.flatMap((property) => (property.type === 'ObjectProperty' ? (keyName(property) ?? []) : [])) : [],
+		socialProviders: social?.type === 'ObjectExpression' ? social.properties.flatMap((property) => (property.type === 'ObjectProperty' ? (propertyName(property) ?? []) : [])) : [],
 		plugins:
 			plugins?.type === 'ArrayExpression'
 				? plugins.elements.map((element) => {
@@ -63,7 +63,7 @@ export function readBetterAuthOptions(source: string): BetterAuthOptions | undef
 						return value?.type === 'CallExpression' && value.callee.type === 'Identifier' ? value.callee.name : '(a plugin)';
 					})
 				: [],
-		dialect: dialectOf(valueOf(config, 'database'))
+		dialect: dialectOf(propertyValue(config, 'database'))
 	};
 }
 
@@ -72,22 +72,13 @@ function dialectOf(database: Expression | undefined): DataDialect | undefined {
 	if (!database) return undefined;
 	if (database.type === 'CallExpression' && database.callee.type === 'Identifier' && database.callee.name === 'drizzleAdapter') {
 		const options = database.arguments[1];
-		const provider = options?.type === 'ObjectExpression' ? valueOf(options, 'provider') : undefined;
+		const provider = options?.type === 'ObjectExpression' ? propertyValue(options, 'provider') : undefined;
 		const name = provider?.type === 'StringLiteral' ? provider.value : undefined;
 		return name === 'sqlite' ? 'sqlite' : name === 'pg' ? 'postgres' : name === 'mysql' ? 'mysql' : undefined;
 	}
 	const made = database.type === 'NewExpression' || database.type === 'CallExpression' ? database.callee : undefined;
 	const name = made?.type === 'Identifier' ? made.name : made?.type === 'MemberExpression' && made.property.type === 'Identifier' ? made.property.name : undefined;
 	return name === 'Database' ? 'sqlite' : name === 'Pool' ? 'postgres' : name === 'createPool' ? 'mysql' : undefined;
-}
-
-function keyName(property: ObjectProperty): string | undefined {
-	return property.key.type === 'Identifier' ? property.key.name : property.key.type === 'StringLiteral' ? property.key.value : undefined;
-}
-
-function valueOf(object: ObjectExpression, key: string): Expression | undefined {
-	const property = object.properties.find((p): p is ObjectProperty => p.type === 'ObjectProperty' && keyName(p) === key);
-	return property ? unwrapExpression(property.value as Expression) : undefined;
 }
 
 /**

@@ -1,18 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { detectProject } from '../project.js';
 import { planLuciaSwitch } from './lucia.js';
-import { readSources } from './sources.js';
+import { switchFixture } from '../test/switch-fixture.js';
 
-const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/kit2-lucia', import.meta.url));
-
-/** The fixture (`sv add drizzle lucia`, sv 0.11.3) as the switch reads it, with `src/` files changed or added. */
-async function fixture(changes: Record<string, string> = {}) {
-	const project = await detectProject(FIXTURE);
-	const sources = { ...(await readSources(FIXTURE)), ...changes };
-	const library = project.existingAuth!.libraries.find(({ id }) => id === 'lucia')!;
-	return { project, sources, library };
-}
+/** The fixture as the switch reads it, with `src/` files changed or added. */
+const fixture = (changes: Record<string, string> = {}) => switchFixture('kit2-lucia', 'lucia', changes);
 
 describe('planLuciaSwitch', () => {
 	it("on sv's Lucia app: credentials on the app's Drizzle db with database sessions; its hook, Locals types, module, demo and oslo packages go, argon2 stays", async () => {

@@ -1,5 +1,7 @@
-import type { Answers } from '../answers.js';
+import type { Answers, Strategy } from '../answers.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
+import type { Manifest } from '../manifest.js';
+import type { Project } from '../project.js';
 import type { DataDialect } from './data.js';
 
 /**
@@ -36,3 +38,10 @@ export interface LibrarySwitch {
 	/** Where the library's rows are, for the copy after the install; undefined: nothing to copy. */
 	dialect?: DataDialect;
 }
+
+/**
+ * A library's planner (`switch/<library>.ts`): its {@link LibrarySwitch}, from the app, its
+ * manifest when create-auth was set up beside the library, the library as found, every module
+ * below `src/` (app-relative path → text) and the `--strategy` given.
+ */
+export type SwitchPlanner = (project: Project, manifest: Manifest | undefined, library: FoundAuthLibrary, sources: Record<string, string>, given: { strategy?: Strategy }) => LibrarySwitch;

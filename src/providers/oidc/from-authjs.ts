@@ -6,7 +6,7 @@
 import MagicString from 'magic-string';
 import type { Expression, ImportDeclaration, ObjectExpression, ObjectProperty } from '@babel/types';
 import { parse } from 'dotenv';
-import { parseModule, unwrapExpression, walk } from '../../edits/ast.js';
+import { parseModule, propertyName, unwrapExpression, walk } from '../../edits/ast.js';
 import type { EnvEntry } from '../../edits/env.js';
 
 /** The settings of an OpenID Connect provider the switch carries, each with the variable create-auth's `oidc` provider reads it from. */
@@ -60,13 +60,13 @@ export function envReadsOf(imports: readonly ImportDeclaration[]): EnvReads {
 export function readInlineOidc(object: ObjectExpression, reads: EnvReads): InlineOidc | string | undefined {
 	const properties = object.properties.filter((p): p is ObjectProperty => p.type === 'ObjectProperty');
 	const value = (key: string) => {
-		const property = properties.find((p) => keyName(p) === key);
+		const property = properties.find((p) => propertyName(p) === key);
 		return property ? unwrapExpression(property.value as Expression) : undefined;
 	};
 	const type = value('type');
 	if (type?.type !== 'StringLiteral' || type.value !== 'oidc') return undefined;
 	const known = new Set(['id', 'name', 'type', ...Object.keys(SETTINGS)]);
-	if (properties.length !== object.properties.length || properties.some((p) => !known.has(keyName(p) ?? ''))) {
+	if (properties.length !== object.properties.length || properties.some((p) => !known.has(propertyName(p) ?? ''))) {
 		return 'The inline OpenID Connect provider has options beyond id, name, issuer, clientId and clientSecret: the switch writes its own.';
 	}
 	const id = value('id');
@@ -140,8 +140,4 @@ export function carryOidcIdentity(source: string, oidc: Pick<InlineOidc, 'id' | 
 	const edit = new MagicString(source);
 	edit.appendLeft(first.start!, lines.map((line) => `${line},\n${indent}`).join(''));
 	return edit.toString().replace('/auth/callback/oidc`', `/auth/callback/${oidc.id}\``);
-}
-
-function keyName(property: ObjectProperty): string | undefined {
-	return property.key.type === 'Identifier' ? property.key.name : property.key.type === 'StringLiteral' ? property.key.value : undefined;
 }
