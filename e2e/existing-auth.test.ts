@@ -24,11 +24,11 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { AUTHJS_PG_SCHEMA } from '../runtime/test/databases.js';
 import { startDevIdp, type DevIdp } from '../src/dev-idp/index.js';
-import { GUIDE_CONFIG, GUIDE_FILES, GUIDE_PG_CONFIG } from '../src/test/authjs-guide.js';
+import { GUIDE_CONFIG, GUIDE_CREDENTIALS, GUIDE_FILES, GUIDE_PG_CONFIG, GUIDE_USERS } from '../src/test/authjs-guide.js';
 import { build, check, copyFixture, freePort, install, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { postgresDatabase, type AppDatabase } from './harness/databases.js';
-import { submitCredentials } from './credentials-flow.js';
+import { signInResponse, submitCredentials } from './credentials-flow.js';
 import { node22, type NodeToolchain } from './harness/node.js';
 
 describe('an app set up by sv add drizzle better-auth', () => {
@@ -335,24 +335,45 @@ async function shownAsSignedIn(browser: Browser, server: Server): Promise<string
 	return /Signed in as (\S+)/.exec(text)?.[1];
 }
 
-/** The guide's src/auth.ts with, beside GitHub, an OpenID Connect provider written inline (the dev IdP here), as Auth.js documents one it has no module for. */
-const GUIDE_WITH_OIDC = GUIDE_CONFIG.replace('import GitHub from "@auth/sveltekit/providers/github"\n', 'import GitHub from "@auth/sveltekit/providers/github"\nimport { env } from "$env/dynamic/private"\n').replace(
+/**
+ * The guide's src/auth.ts with, beside GitHub, an OpenID Connect provider written inline (the dev
+ * IdP here), as Auth.js documents one it has no module for, and its Credentials provider over the
+ * app's own users (src/test/authjs-guide.ts).
+ */
+const GUIDE_WITH_OIDC = GUIDE_CONFIG.replace(
+	'import GitHub from "@auth/sveltekit/providers/github"\n',
+	`import GitHub from "@auth/sveltekit/providers/github"\nimport { env } from "$env/dynamic/private"\n${GUIDE_CREDENTIALS.imports}\n${GUIDE_CREDENTIALS.declarations}`
+).replace(
 	'providers: [GitHub],',
-	'providers: [\n    GitHub,\n    {\n      id: "idp",\n      name: "Dev IdP",\n      type: "oidc",\n      issuer: env.AUTH_IDP_ISSUER,\n      clientId: env.AUTH_IDP_ID,\n      clientSecret: env.AUTH_IDP_SECRET\n    }\n  ],'
+	`providers: [\n    GitHub,\n    {\n      id: "idp",\n      name: "Dev IdP",\n      type: "oidc",\n      issuer: env.AUTH_IDP_ISSUER,\n      clientId: env.AUTH_IDP_ID,\n      clientSecret: env.AUTH_IDP_SECRET\n    },\n    ${GUIDE_CREDENTIALS.provider}\n  ],`
 );
+
+/** The app's own pages for its password users: /register (Auth.js has no sign-up), and on the home page a form that signs in through Auth.js's Credentials. */
+const GUIDE_PASSWORD_PAGES: Record<string, string> = {
+	'src/lib/server/users.ts': GUIDE_USERS,
+	'src/routes/register/+page.server.ts':
+		'import { redirect } from "@sveltejs/kit"\nimport { saveUser } from "$lib/server/users"\nimport type { Actions } from "./$types"\n\nexport const actions: Actions = {\n  default: async ({ request }) => {\n    const form = await request.formData()\n    saveUser(String(form.get("email")), String(form.get("name")), String(form.get("password")))\n    redirect(303, "/")\n  }\n}\n',
+	'src/routes/register/+page.svelte':
+		'<form method="POST">\n  <label>Name <input name="name" /></label>\n  <label>Email <input name="email" type="email" /></label>\n  <label>Password <input name="password" type="password" /></label>\n  <button>Register</button>\n</form>\n'
+};
+const PASSWORD_FORM =
+	'  <form method="POST" action="/signin">\n    <input type="hidden" name="providerId" value="credentials" />\n    <label>Email <input name="email" type="email" /></label>\n    <label>Password <input name="password" type="password" /></label>\n    <button>Sign in with password</button>\n  </form>\n';
 
 /** The `sv` release the kit3 fixtures were made with (as kit2-to-kit3.test.ts). */
 const SV = 'sv@1.0.0-next.7';
 
 /**
  * Issue 29, from Auth.js: sv's kit2-ts app with `@auth/sveltekit` set up as its SvelteKit guide
- * does (src/test/authjs-guide.ts), installed, with GitHub and an OpenID Connect provider written
- * inline, the dev IdP of this process. The browser signs in with Auth.js through the dev IdP's
- * login page; then `create-auth switch`, svelte-check, a build, and the same browser is still
- * signed in, its Auth.js cookie replaced by ours; it signs out and in again through the same
- * provider, now create-auth's `oidc` with Auth.js's id (the callback URL the dev IdP has
- * registered). Then the app moves to SvelteKit 3 (`sv migrate sveltekit-3`, Node 22, a
- * regenerate) and the browser is still signed in.
+ * does (src/test/authjs-guide.ts), installed, with GitHub, an OpenID Connect provider written
+ * inline (the dev IdP of this process) and Credentials over the app's own users. One browser signs
+ * in with Auth.js through the dev IdP's login page, another registers on the app's own page and
+ * signs in with its password; then `create-auth switch`, svelte-check, a build, and both browsers
+ * are still signed in, their Auth.js cookies replaced by ours; the first signs out and in again
+ * through the same provider, now create-auth's `oidc` with Auth.js's id (the callback URL the dev
+ * IdP has registered), the second with the same password on create-auth's /signin, which keeps the
+ * user (Auth.js's id, create-auth's hash), so the password still signs in once the app's own user
+ * file is gone. Then the app moves to SvelteKit 3 (`sv migrate sveltekit-3`, Node 22, a
+ * regenerate) and both are still signed in.
  */
 describe('an app set up with @auth/sveltekit as its guide does, switched (create-auth switch)', () => {
 	const secret = 'an Auth.js secret of at least 32 characters, kept';
@@ -361,15 +382,19 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 	let idp: DevIdp;
 	let server: Server | undefined;
 	let browser: Browser | undefined;
+	/** The browser of the user with a password (the app's own /register, Auth.js's Credentials). */
+	let passwordBrowser: Browser | undefined;
 	const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
 	const signedInAs = () => shownAsSignedIn(browser!, server!);
+	const password = { email: 'grace@example.com', password: 'an Auth.js password' };
 
 	beforeAll(async () => {
 		// The dev IdP registers the app's callback URL: the app is served on this port each time.
 		port = await freePort();
 		idp = await startDevIdp({ port: 0, clients: [{ clientId: 'authjs-app', clientSecret: 'authjs-app-secret', redirectUris: [`http://127.0.0.1:${port}/auth/callback/idp`] }] });
 		appDir = await copyFixture('kit2-ts');
-		const files = { ...GUIDE_FILES, 'src/auth.ts': GUIDE_WITH_OIDC, 'src/routes/+page.svelte': GUIDE_FILES['src/routes/+page.svelte']!.replace('{/if}', '  <SignIn provider="idp" signInPage="signin" />\n{/if}') };
+		const home = GUIDE_FILES['src/routes/+page.svelte']!.replace('{/if}', `  <SignIn provider="idp" signInPage="signin" />\n${PASSWORD_FORM}{/if}`);
+		const files = { ...GUIDE_FILES, ...GUIDE_PASSWORD_PAGES, 'src/auth.ts': GUIDE_WITH_OIDC, 'src/routes/+page.svelte': home };
 		for (const [file, text] of Object.entries(files)) {
 			await fs.mkdir(path.dirname(path.join(appDir, file)), { recursive: true });
 			await fs.writeFile(path.join(appDir, file), text);
@@ -385,10 +410,12 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		await build(appDir);
 		server = await start(appDir, { port });
 		browser = await launchBrowser();
+		passwordBrowser = await launchBrowser();
 	});
 
 	afterAll(async () => {
 		await browser?.close();
+		await passwordBrowser?.close();
 		await server?.stop();
 		await idp?.stop();
 		if (appDir) await removeApp(appDir);
@@ -422,6 +449,32 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		expect((await browser!.context.cookies()).map(({ name }) => name)).toContain('authjs.session-token');
 	});
 
+	it("registers on the app's own page and signs in with Auth.js's Credentials, before the switch", async () => {
+		const page = await passwordBrowser!.newPage();
+		await page.goto(`${server!.url}/register`);
+		await page.getByLabel('Name').fill('Grace');
+		await page.getByLabel('Email').fill(password.email);
+		await page.getByLabel('Password').fill(password.password);
+		await page.getByRole('button', { name: 'Register' }).click();
+		await page.waitForURL((url) => url.pathname === '/');
+		await page.getByLabel('Email').fill(password.email);
+		await page.getByLabel('Password').fill(password.password);
+		await page.getByRole('button', { name: 'Sign in with password' }).click();
+		await page.getByText(`Signed in as ${password.email}`).waitFor();
+		await page.close();
+		expect((await passwordBrowser!.context.cookies()).map(({ name }) => name)).toContain('authjs.session-token');
+	});
+
+	it("names Auth.js and the switch on the first run, and writes nothing", async () => {
+		const before = await read('src/auth.ts');
+		const first = await runCli(appDir, ['--yes', '--no-install']);
+		expect(first.exitCode).toBe(1);
+		expect(first.stderr).toContain('[E_AUTH_FILE_TAKEN]');
+		expect(first.stderr).toContain("src/auth.ts is Auth.js's configuration (@auth/sveltekit)");
+		expect(first.stderr).toContain('npx create-auth switch');
+		expect(await read('src/auth.ts')).toBe(before);
+	});
+
 	it("switches: Auth.js's configuration, re-export and package are gone, its components come from $lib/auth, and the app checks and builds", async () => {
 		await server!.stop();
 		server = undefined;
@@ -429,6 +482,8 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		expect(switched.exitCode, switched.stdout + switched.stderr).toBe(0);
 		expect(await read('src/auth.ts')).toContain('previousSessions: [authjsSessions()]');
 		expect(await read('src/auth.ts')).toContain("const oidc = OIDC({\n\tid: 'idp',\n\tname: 'Dev IdP',");
+		expect(await read('src/auth.ts')).toContain('authorizeWithPassword(adapter, fields, { previous: authjsAuthorize, request })');
+		expect(await read('src/authjs-authorize.ts')).toContain('export const authorize: PreviousAuthorize = async (credentials) => {');
 		expect(await read('src/hooks.server.ts')).not.toContain('export { handle } from');
 		expect(await read('src/routes/+page.svelte')).toContain('from "$lib/auth"');
 		expect(JSON.parse(await read('package.json')).dependencies ?? {}).not.toHaveProperty('@auth/sveltekit');
@@ -444,6 +499,33 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		expect(names).toContain('auth.session-token');
 		expect(names).not.toContain('authjs.session-token');
 		expect(await signedInAs()).toBe(idp.user.email);
+		expect(await shownAsSignedIn(passwordBrowser!, server!)).toBe(password.email);
+		expect((await passwordBrowser!.context.cookies()).map(({ name }) => name)).not.toContain('authjs.session-token');
+	});
+
+	it("signs the password user in again with the same password on create-auth's /signin, keeping the user under Auth.js's id; then without the app's own user file", async () => {
+		const appUser = JSON.parse(await read('users.json'))[0] as { id: string };
+		/** Signs out, then in with the password on /signin. */
+		const signOutAndIn = async () => {
+			const page = await passwordBrowser!.newPage();
+			await page.goto(`${server!.url}/signout`);
+			await page.getByRole('button', { name: 'Sign out' }).click();
+			await page.waitForURL((url) => url.pathname !== '/signout');
+			expect(await shownAsSignedIn(passwordBrowser!, server!)).toBeUndefined();
+			expect((await signInResponse(page, server!.url, password.email, password.password)).status(), server!.output()).toBe(303);
+			// Closed only once the page has loaded: Chromium can leave a close during the redirect's navigation unanswered.
+			await page.waitForURL((url) => url.pathname === '/');
+			await page.close();
+			expect(await shownAsSignedIn(passwordBrowser!, server!)).toBe(password.email);
+		};
+		await signOutAndIn();
+		const db = new Database(path.join(appDir, 'auth.sqlite'), { readonly: true });
+		const kept = db.prepare('SELECT u.id, u.name, a.password_hash FROM auth_users u JOIN auth_accounts a ON a.userId = u.id WHERE u.email = ?').get(password.email) as { id: string; name: string; password_hash: string };
+		db.close();
+		expect(kept).toEqual({ id: appUser.id, name: 'Grace', password_hash: expect.stringMatching(/^scrypt\$/) });
+		// The app's own users are gone: create-auth's hash alone signs the user in now.
+		await fs.rename(path.join(appDir, 'users.json'), path.join(appDir, 'users.json.old'));
+		await signOutAndIn();
 	});
 
 	it("signs out, and in again through the same OpenID provider, now create-auth's, at the callback URL the provider has registered", async () => {
@@ -467,6 +549,9 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		const migrated = await run('npx', args, { cwd: appDir, env: toolchain.env, timeout: 300_000 });
 		expect(migrated.exitCode, migrated.stdout + migrated.stderr).toBe(0);
 		await install(appDir, { env: toolchain.env });
+		// better-sqlite3 was built for Node 20: after a change of Node the user rebuilds it (issue 33 is to say so at once).
+		const rebuilt = await run('npm', ['rebuild', 'better-sqlite3'], { cwd: appDir, env: toolchain.env, timeout: 300_000 });
+		expect(rebuilt.exitCode, rebuilt.stdout + rebuilt.stderr).toBe(0);
 		const regenerated = await runCli(appDir, ['regenerate'], { node: toolchain.node, env: toolchain.env });
 		expect(regenerated.exitCode, regenerated.stdout + regenerated.stderr).toBe(0);
 		expect(JSON.parse(await read('package.json')).devDependencies['@sveltejs/kit']).toMatch(/^\^?3\./);
@@ -478,6 +563,7 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		await build(appDir, { env: toolchain.env });
 		server = await start(appDir, { port, env: toolchain.env });
 		expect(await signedInAs()).toBe(idp.user.email);
+		expect(await shownAsSignedIn(passwordBrowser!, server!)).toBe(password.email);
 	});
 });
 

@@ -7,6 +7,7 @@ import { removeDependencies } from '../edits/package-json.js';
 import type { FoundAuthLibrary } from '../existing-auth.js';
 import type { Manifest } from '../manifest.js';
 import type { Project } from '../project.js';
+import { authjsAuthorizeModule, authjsAuthorizePath, carryAuthjsAuthorize, readAuthjsCredentials, type AuthjsCredentials } from '../providers/credentials/from-authjs.js';
 import { carryOidcIdentity, envReadsOf, oidcEnvEntries, readInlineOidc, type InlineOidc } from '../providers/oidc/from-authjs.js';
 import { libSpecifier } from '../render.js';
 import type { LibrarySwitch } from './types.js';
@@ -66,6 +67,8 @@ export interface AuthjsConfig {
 	trustHost?: true;
 	/** The OpenID Connect provider it lists inline, which becomes create-auth's `oidc` provider (its id is in `providers` as `oidc`). */
 	oidc?: InlineOidc;
+	/** Its `Credentials({ authorize })`, whose `authorize` create-auth's `credentials` provider asks for the users it does not have yet. */
+	credentials?: AuthjsCredentials;
 	/** Each carried property (`callbacks: { … }`) as written, with the indentation of its first line. */
 	carried: CarriedProperty[];
 	/** `session.maxAge` and `session.updateAge` as written (`maxAge: 7 * 24 * 60 * 60`), for create-auth's `session`. */
@@ -109,6 +112,7 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 	}
 	const providers: string[] = [];
 	let oidc: InlineOidc | undefined;
+	let credentials: AuthjsCredentials | undefined;
 	const envReads = envReadsOf(imports);
 	const list = propertyValue(config, 'providers');
 	for (const element of list?.type === 'ArrayExpression' ? list.elements : []) {
@@ -124,6 +128,15 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		if (inline) continue;
 		const name = value?.type === 'Identifier' ? value.name : value?.type === 'CallExpression' && value.callee.type === 'Identifier' ? value.callee.name : undefined;
 		const id = name ? providerModules.get(name) : undefined;
+		// Its Credentials provider: create-auth's, asking Auth.js's authorize for the users it does not have yet.
+		const password = readAuthjsCredentials(id, value, ast, source);
+		if (typeof password === 'string') unsupported.push(password);
+		else if (password && credentials) unsupported.push('A second Credentials provider: the switch carries one.');
+		else if (password) {
+			credentials = password;
+			providers.push('credentials');
+		}
+		if (password) continue;
 		if (!id || !PROVIDERS.has(id)) {
 			unsupported.push(`The provider ${id ?? (name ? `${name}(…)` : 'written inline')}: create-auth's switch carries GitHub and Google only, so far.`);
 			continue;
@@ -169,6 +182,7 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		strategy: strategyOf(config),
 		...(adapter ? { adapter } : {}),
 		...(oidc ? { oidc } : {}),
+		...(credentials ? { credentials } : {}),
 		...(trustHost?.type === 'BooleanLiteral' && trustHost.value ? { trustHost: true as const } : {}),
 		carried,
 		sessionOptions,
@@ -180,8 +194,10 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
  * Plans the switch of an app from Auth.js (`@auth/sveltekit`, as its SvelteKit guide sets it up):
  * see {@link LibrarySwitch}.
  *
- * - Answers: its GitHub and Google providers and an OpenID Connect provider written inline (as
- *   `oidc`, its id and name amended in, its settings moved to `AUTH_OIDC_*` in `.env`), its
+ * - Answers: its GitHub and Google providers, an OpenID Connect provider written inline (as
+ *   `oidc`, its id and name amended in, its settings moved to `AUTH_OIDC_*` in `.env`) and its
+ *   Credentials (as `credentials`: its `authorize` moved to `src/authjs-authorize.ts`, which
+ *   create-auth's `authorizeWithPassword` asks as `previous`, amended in), its
  *   strategy (`jwt` without an adapter, `database` with one, unless it wrote another); with
  *   `@auth/pg-adapter` create-auth's PostgreSQL adapter,
  *   with `@auth/drizzle-adapter` the app's Drizzle `db` (Auth.js's rows are copied there after the
@@ -247,20 +263,32 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 	const trustHost: EnvEntry[] = config?.trustHost ? [{ key: 'AUTH_TRUST_HOST', value: 'true', comment: "Trust the request's Host header (Auth.js's trustHost: true, carried over)." }] : [];
 	const envEntries = [...trustHost, ...(oidcEnv?.entries ?? [])];
 	if (envEntries.length > 0) edits['.env'] = setEnvValues(project.files['.env'], envEntries);
+	// Its authorize moves to a module of its own, which create-auth's credentials provider asks for the users it does not have yet.
+	const credentials = config?.credentials;
+	const typescript = configPath?.endsWith('.ts') ?? true;
+	const authorizePath = authjsAuthorizePath(typescript);
+	if (credentials) {
+		if (sources[authorizePath] !== undefined) blockers.push(`${authorizePath} exists: the switch moves Auth.js's authorize there.`);
+		const runtime = { index: libSpecifier('server/auth/index', project.kit), passwords: libSpecifier('server/auth/passwords', project.kit) };
+		edits[authorizePath] = authjsAuthorizeModule(credentials, runtime, typescript);
+	}
+	const amend = (text: string) => {
+		const identified = oidc ? carryOidcIdentity(text, oidc) : text;
+		const authorized = credentials ? carryAuthjsAuthorize(identified, typescript) : identified;
+		return carrySessionOptions(carryProperties(authorized, carried), sessionOptions);
+	};
 	return {
 		library,
 		answers,
 		edits,
-		amend:
-			configPath && (carried.length > 0 || sessionOptions.length > 0 || oidc)
-				? { [configPath]: (text: string) => carrySessionOptions(carryProperties(oidc ? carryOidcIdentity(text, oidc) : text, carried), sessionOptions) }
-				: {},
+		amend: configPath && (carried.length > 0 || sessionOptions.length > 0 || oidc || credentials) ? { [configPath]: amend } : {},
 		carried: [
 			...(adapter ? [`Users, linked accounts and sessions, from ${adapter.package}'s tables.`] : []),
 			`Signed-in browsers stay signed in (their cookie${adapter ? '' : ', by the same AUTH_SECRET'}).`,
 			...(carried.length > 0 ? [`Its ${CARRIED.filter((key) => carried.some(({ text }) => text.startsWith(key))).join(' and ')}, into create-auth's src/auth.ts.`] : []),
 			...(sessionOptions.length > 0 ? [`Its session ${sessionOptions.map((text) => text.split(':')[0]!.trim()).join(' and ')}, as written.`] : []),
 			...(oidc ? [`Its OpenID Connect provider ${oidc.id}: same callback URL, settings in AUTH_OIDC_*.`] : []),
+			...(credentials ? [`Its Credentials provider's authorize, in ${authorizePath}: the same password signs in, and each user is kept by create-auth at their first sign-in.`] : []),
 			"Its sign-in buttons and signIn / signOut calls, now create-auth's."
 		],
 		left: [
@@ -268,6 +296,7 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 				? ['Links Auth.js mailed and no one used yet (its verification tokens).', "Auth.js's tables stay, unused: drop them later."]
 				: // Without an adapter Auth.js kept no user rows.
 					['Users: Auth.js stored none; create-auth stores each at the next sign-in.']),
+			...(credentials ? [`Users who do not sign in stay only in the app's own store; ${authorizePath} can go once all have.`] : []),
 			...(oidcEnv?.unset ?? []).map(({ from, to }) => `${to}: set it where ${from} is set (not in .env).`),
 			...(config?.trustHost ? ['trustHost: true is AUTH_TRUST_HOST=true in .env: set it on the host too.'] : [])
 		],

@@ -71,3 +71,52 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
   trustHost: true
 })
 `;
+
+/**
+ * The Credentials provider as Auth.js's guide sets it up (authjs.dev/getting-started/authentication/credentials):
+ * the app's own users (`getUserFromDb`, {@link GUIDE_USERS}), refusing with a `CredentialsSignin`
+ * subclass of its own code, declared at the top of src/auth.ts.
+ */
+export const GUIDE_CREDENTIALS = {
+	imports: 'import Credentials from "@auth/sveltekit/providers/credentials"\nimport { CredentialsSignin } from "@auth/sveltekit"\nimport { getUserFromDb } from "$lib/server/users"\n',
+	declarations: 'class InvalidLoginError extends CredentialsSignin {\n  code = "Invalid identifier or password"\n}\n',
+	provider: `Credentials({
+      credentials: {
+        email: {},
+        password: {},
+      },
+      authorize: async (credentials) => {
+        const user = await getUserFromDb(credentials.email as string, credentials.password as string)
+        if (!user) {
+          throw new InvalidLoginError()
+        }
+        return user
+      },
+    })`
+};
+
+/**
+ * The app's own users, as an Auth.js app with Credentials keeps them (Auth.js stores none): a JSON
+ * file of scrypt hashes, `saveUser` for its /register page and `getUserFromDb` for `authorize`.
+ */
+export const GUIDE_USERS = `import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { randomBytes, randomUUID, scryptSync, timingSafeEqual } from "node:crypto"
+
+interface StoredUser { id: string; email: string; name: string; salt: string; hash: string }
+
+const FILE = "users.json"
+const load = (): StoredUser[] => (existsSync(FILE) ? JSON.parse(readFileSync(FILE, "utf8")) : [])
+
+export function saveUser(email: string, name: string, password: string) {
+  const salt = randomBytes(16).toString("hex")
+  const users = load()
+  users.push({ id: randomUUID(), email, name, salt, hash: scryptSync(password, salt, 32).toString("hex") })
+  writeFileSync(FILE, JSON.stringify(users))
+}
+
+export async function getUserFromDb(email: string, password: string) {
+  const user = load().find((stored) => stored.email === email)
+  if (!user || !timingSafeEqual(scryptSync(password, user.salt, 32), Buffer.from(user.hash, "hex"))) return null
+  return { id: user.id, email: user.email, name: user.name }
+}
+`;

@@ -5,5 +5,14 @@
  * module only names what an app may use of it.
  * @see create-auth docs/api.md#passwords
  */
-export { authorizeWithPassword, registerWithPassword, type AuthorizeAdapter, type RegisterAdapter, type RegisterErrorCode, type RegisterResult } from './passwords/accounts.js';
+export {
+	authorizeWithPassword,
+	registerWithPassword,
+	type AuthorizeAdapter,
+	type AuthorizeOptions,
+	type RegisterAdapter,
+	type RegisterErrorCode,
+	type RegisterResult
+} from './passwords/accounts.js';
+export type { PreviousAuthorize } from './passwords/previous.js';
 export { configurePasswordHashing, type PasswordHashingLimits } from './passwords/hashing.js';

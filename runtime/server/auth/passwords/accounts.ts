@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { User } from '../../../auth/types.js';
 import { adapterMethod } from '../adapters/methods.js';
 import type { Adapter, AdapterAccount, AdapterUser } from '../adapters/types.js';
-import type { Account, Logger } from '../config.js';
+import type { Logger } from '../config.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
 import { AdapterError } from '../errors.js';
 import { toUser } from '../session/session.js';
@@ -11,12 +11,10 @@ import { PASSWORD_MAX_LENGTH } from '../config.js';
 import { isForeignPasswordHash } from './foreign.js';
 import { DUMMY_HASH, hashPassword, isOwnPasswordHash, verifyPassword } from './hashing.js';
 import { checkNewPassword, type PasswordErrorCode, type PasswordPolicyConfig } from './policy.js';
+import { adoptPreviousUser, type AdoptingAdapter, type PreviousAuthorize } from './previous.js';
+import { PASSWORD_PROVIDER } from './provider.js';
 
-/** The provider id of password accounts (their `provider`, and the sign-up's account). */
-export const PASSWORD_PROVIDER = 'credentials';
-
-/** The session's account of a password sign-in, as the credentials provider gives it. */
-export const passwordAccount = (userId: string): Account => ({ type: 'credentials', provider: PASSWORD_PROVIDER, providerAccountId: userId, userId });
+export { PASSWORD_PROVIDER, passwordAccount } from './provider.js';
 
 /**
  * Why {@link registerWithPassword} refused; stable values for the sign-up page. `Unavailable`:
@@ -36,9 +34,22 @@ export type RegisterAdapter = Required<Pick<Adapter, 'getUserByEmail' | 'createU
 
 /**
  * The adapter methods that password sign-in needs; with `unlinkAccount` and `linkAccount` too,
- * a hash of another library (Better Auth, Lucia) is replaced with ours at the sign-in.
+ * a hash of another library (Better Auth, Lucia) is replaced with ours at the sign-in; with
+ * `getUserByEmail`, `createUser` and `linkAccount`, a user of {@link AuthorizeOptions.previous} is kept.
  */
-export type AuthorizeAdapter = Required<Pick<Adapter, 'getAccount' | 'getUser'>> & Pick<Adapter, 'unlinkAccount' | 'linkAccount'>;
+export type AuthorizeAdapter = Required<Pick<Adapter, 'getAccount' | 'getUser'>> & Pick<Adapter, 'unlinkAccount' | 'linkAccount'> & AdoptingAdapter;
+
+/** Options of {@link authorizeWithPassword}. */
+export interface AuthorizeOptions {
+	/**
+	 * The app's `authorize` from before create-auth (carried by `create-auth switch` from
+	 * Auth.js), asked for an address with no create-auth password account; a user it returns is
+	 * stored with our hash of the password (`adoptPreviousUser` in `previous.ts`).
+	 */
+	previous: PreviousAuthorize;
+	/** The sign-in request, handed to `previous` (the provider's `authorize` gets it second). */
+	request: Request;
+}
 
 const refuse = (code: RegisterErrorCode, message: string): RegisterResult => ({ ok: false, code, message });
 
@@ -115,13 +126,19 @@ async function register(store: RegisterAdapter, input: { email: unknown; passwor
  * format. When the adapter lacks `unlinkAccount` or `linkAccount`, or the rehash fails (the
  * queue is full, the adapter fails: logged with `console.error`), the sign-in still succeeds
  * and the old hash stays, for the next sign-in to try again.
+ *
+ * With `options` (an app switched from Auth.js's Credentials), an address that has no
+ * password account here is checked by the app's old `authorize`, and the user it returns is
+ * kept with our hash ({@link adoptPreviousUser}: refused when create-auth has another user at
+ * that address). An address that has one is never checked by the old `authorize`.
  * @throws {RateLimited} the password-hashing queue is full.
  * @throws {AdapterError} naming the method, when the adapter fails (the store is down): the
  *   sign-in then ends on `?error=AdapterError`, "unavailable for a moment", not a failed sign-in
  */
 export async function authorizeWithPassword(
 	store: AuthorizeAdapter,
-	credentials: Partial<Record<string, unknown>>
+	credentials: Partial<Record<string, unknown>>,
+	options?: AuthorizeOptions
 ): Promise<User | null> {
 	const adapter = { getAccount: adapterMethod(store, 'getAccount')!, getUser: adapterMethod(store, 'getUser')! };
 	const email = typeof credentials.email === 'string' ? normalizeEmail(credentials.email) : '';
@@ -133,6 +150,7 @@ export async function authorizeWithPassword(
 	// A foreign hash is cheaper than ours to check, and a removed password ('') costs nothing:
 	// a refusal costs one of ours on top, so it takes no less time than for an unknown address.
 	if (!valid && !isOwnPasswordHash(hash)) await verifyPassword(password, DUMMY_HASH);
+	if (!account && email && options) return adoptPreviousUser(store, options.previous, credentials, options.request, email, password);
 	const user = valid ? await adapter.getUser(account.userId) : null;
 	if (user && account && isForeignPasswordHash(hash)) await rehash(store, account, password);
 	return user && toUser(user);

@@ -10,7 +10,10 @@
  *   argon2 through `@node-rs/argon2`, loaded only when met), `isForeignPasswordHash`.
  * - `accounts.ts` — `registerWithPassword` (sign-up), `authorizeWithPassword` (the credentials
  *   provider's `authorize` in generated apps; it replaces a foreign hash with ours),
- *   `replacePasswordHash`, `passwordAccount`.
+ *   `replacePasswordHash`; `provider.ts` — `PASSWORD_PROVIDER`, `passwordAccount`.
+ * - `previous.ts` — `adoptPreviousUser`: an app's `authorize` from before create-auth (Auth.js's
+ *   Credentials, carried by `create-auth switch`) asked for an address create-auth has no
+ *   password account for, and the user it signs in kept with our hash (`PreviousAuthorize`).
  * - `policy.ts` — `checkNewPassword`: what a new password must be (NIST SP 800-63B-4
  *   §3.1.1.2); `blocklist.ts` — `isCommonPassword` (the common and breached passwords, read on
  *   first use); `breach.ts` — `isBreachedPassword` (Have I Been Pwned's range query).
@@ -31,6 +34,7 @@ export {
 	registerWithPassword,
 	replacePasswordHash,
 	type AuthorizeAdapter,
+	type AuthorizeOptions,
 	type HashReplacingAdapter,
 	type RegisterAdapter,
 	type RegisterErrorCode,
@@ -45,6 +49,7 @@ export {
 	type PasswordResetRequested
 } from './change.js';
 export { isBreachedPassword } from './breach.js';
+export { adoptPreviousUser, type AdoptingAdapter, type PreviousAuthorize } from './previous.js';
 export { blocklistKey, isCommonPassword } from './blocklist.js';
 export { configurePasswordHashing, hashPassword, verifyPassword, type PasswordHashingLimits } from './hashing.js';
 export { isForeignPasswordHash, verifyForeignHash } from './foreign.js';
