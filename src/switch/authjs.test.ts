@@ -33,9 +33,9 @@ export const { handle } = SvelteKitAuth({
 		expect(config.unsupported).toEqual([
 			"The provider discord: create-auth's switch carries GitHub and Google only, so far.",
 			'The options given to Google(…) beyond clientId and clientSecret: the switch writes its own.',
-			"The inline OpenID Connect provider's issuer is neither a string nor an environment variable.",
-			'The option pages: the switch does not carry it yet.'
+			"The inline OpenID Connect provider's issuer is neither a string nor an environment variable."
 		]);
+		expect(config.carried).toEqual([{ text: "pages: { signIn: '/login' }", indent: '\t' }]);
 		expect(config.sessionOptions).toEqual(['maxAge: 3600']);
 		const prisma = readAuthjsConfig(`import { SvelteKitAuth } from '@auth/sveltekit';
 import { PrismaAdapter } from '@auth/prisma-adapter';
@@ -48,6 +48,15 @@ export const { handle } = SvelteKitAuth({ adapter: PrismaAdapter(prisma), provid
 		]);
 		const lazy = readAuthjsConfig('import { SvelteKitAuth } from "@auth/sveltekit"\nexport const { handle } = SvelteKitAuth(async (event) => ({ providers: [] }))\n')!;
 		expect(lazy.unsupported).toEqual([expect.stringContaining('lazy initialization')]);
+	});
+
+	it('carries pages create-auth has (signIn, signOut, verifyRequest as strings), and names any other', () => {
+		const pages = (value: string) => readAuthjsConfig(`import { SvelteKitAuth } from '@auth/sveltekit';\nexport const { handle } = SvelteKitAuth({ providers: [], pages: ${value} });\n`)!;
+		expect(pages("{ signIn: '/login', signOut: '/logout', verifyRequest: '/check-email' }")).toMatchObject({ carried: [{ text: "pages: { signIn: '/login', signOut: '/logout', verifyRequest: '/check-email' }" }], unsupported: [] });
+		const refused = ['The option pages: the switch carries signIn, signOut, verifyRequest, each a path written as a string.'];
+		expect(pages("{ signIn: '/login', error: '/auth-error' }")).toMatchObject({ carried: [], unsupported: refused });
+		expect(pages('{ signIn: LOGIN_PATH }')).toMatchObject({ carried: [], unsupported: refused });
+		expect(pages('customPages')).toMatchObject({ carried: [], unsupported: refused });
 	});
 
 	it('is undefined for a module that is not Auth.js configuration, or does not parse', () => {

@@ -25,7 +25,9 @@ const PROVIDERS = new Set(['github', 'google']);
 /** Config keys create-auth writes itself: Auth.js's values are replaced by the same environment variables. */
 const REPLACED = new Set(['providers', 'secret', 'trustHost']);
 /** Config keys carried into create-auth's `src/auth.ts` as written: the shapes are the same. */
-const CARRIED = ['callbacks', 'events'] as const;
+const CARRIED = ['callbacks', 'events', 'pages'] as const;
+/** Auth.js's `pages` create-auth's config has too, with the same meaning (the paths of the app's own sign-in, sign-out and "check your email" pages). */
+const PAGES = ['signIn', 'signOut', 'verifyRequest'];
 /** Keys of Auth.js's `session` the switch reads: the strategy, and the durations create-auth's `session` takes in the same unit (seconds). */
 const SESSION_KEYS = ['strategy', 'maxAge', 'updateAge'];
 
@@ -159,6 +161,10 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		if (key && REPLACED.has(key)) continue;
 		// Its rows are copied into create-auth's tables; create-auth's adapter takes its place.
 		if (key === 'adapter' && adapter) continue;
+		if (key === 'pages' && !isPagesCarried((property as ObjectProperty).value as Expression)) {
+			unsupported.push(`The option pages: the switch carries ${PAGES.join(', ')}, each a path written as a string.`);
+			continue;
+		}
 		if (key && (CARRIED as readonly string[]).includes(key)) {
 			const lineStart = source.lastIndexOf('\n', property.start! - 1) + 1;
 			carried.push({ text: source.slice(property.start!, property.end!), indent: /^[ \t]*/.exec(source.slice(lineStart))![0] });
@@ -204,7 +210,7 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
  *   install: `dialect`); without an adapter the app's Drizzle `db` if it has one, else SQLite, for
  *   the users create-auth keeps from the next sign-in; `previous: ['authjs']`
  *   (`previousSessions: [authjsSessions()]`, which reads its cookie with the same `AUTH_SECRET`).
- * - Edits: its `src/auth.ts` replaced by create-auth's, into which its `callbacks`, `events` and
+ * - Edits: its `src/auth.ts` replaced by create-auth's, into which its `callbacks`, `events`, `pages` and
  *   numeric session durations are carried as written (`amend`); `trustHost: true` as
  *   `AUTH_TRUST_HOST=true` in `.env`; `export { handle } from './auth'` out of the hooks file
  *   (create-auth's composition takes its place); `@auth/sveltekit/client` and
@@ -319,6 +325,13 @@ function isArithmetic(node: Expression): boolean {
 	const value = unwrapExpression(node);
 	if (value.type === 'NumericLiteral') return true;
 	return value.type === 'BinaryExpression' && ['+', '-', '*', '/'].includes(value.operator) && value.left.type !== 'PrivateName' && isArithmetic(value.left) && isArithmetic(value.right);
+}
+
+/** Whether Auth.js's `pages` holds only {@link PAGES}, each a string literal. */
+function isPagesCarried(node: Expression): boolean {
+	const pages = unwrapExpression(node);
+	if (pages.type !== 'ObjectExpression') return false;
+	return pages.properties.every((p) => p.type === 'ObjectProperty' && PAGES.includes(propertyName(p) ?? '') && unwrapExpression(p.value as Expression).type === 'StringLiteral');
 }
 
 /** See {@link AuthjsConfig.strategy}. */
