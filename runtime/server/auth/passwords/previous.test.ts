@@ -129,7 +129,7 @@ describe.each(Object.entries(adapters))("authorizeWithPassword with the app's pr
 			throw new Error('connect ECONNREFUSED');
 		};
 		expect(await signIn(adapter, broken, EMAIL, PASSWORD)).toBeNull();
-		expect(String((consoleError.mock.calls[0]?.[0] as Error).cause?.err)).toContain('ECONNREFUSED');
+		expect(String((consoleError.mock.calls[0]?.[0] as CredentialsSignin).cause?.err)).toContain('ECONNREFUSED');
 		class InvalidLogin extends CredentialsSignin {
 			override code = 'invalid_login';
 		}
