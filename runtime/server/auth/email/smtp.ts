@@ -1,5 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { logMailer, type Mailer } from './mail.js';
 
@@ -19,14 +19,25 @@ export interface SmtpMailerOptions {
 export const DEFAULT_SENDER = 'Sign-in <no-reply@localhost>';
 
 /**
- * A {@link Mailer} over SMTP with nodemailer; the connection is made at the first mail. Without
- * a `server`, mails go to the server's log (`console.info`), so development needs no mail server.
+ * A {@link Mailer} over SMTP with nodemailer; nodemailer is loaded, and the connection made, at
+ * the first mail (loaded at server start, it held some 18 MB of the server's memory from then
+ * on, in apps that may never send one). Without a `server`, mails go to the server's log
+ * (`console.info`), so development needs no mail server.
+ * The mailer rejects when nodemailer cannot be loaded (the next mail tries again) or the mail is refused.
  */
 export function smtpMailer({ server, from }: SmtpMailerOptions = {}): Mailer {
 	if (!server) return logMailer;
 	const sender = from || DEFAULT_SENDER;
-	let transport: Transporter | undefined;
+	let transport: Promise<Transporter> | undefined;
+	const connect = () =>
+		import('nodemailer').then(
+			({ createTransport }) => createTransport(server),
+			(err: unknown) => {
+				transport = undefined;
+				throw err;
+			}
+		);
 	return async (message) => {
-		await (transport ??= createTransport(server)).sendMail({ ...message, from: sender });
+		await (await (transport ??= connect())).sendMail({ ...message, from: sender });
 	};
 }
