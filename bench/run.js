@@ -21,7 +21,7 @@ import { withIdp } from './idp.js';
 import { load } from './load.js';
 import { profile } from './profile.js';
 import { markdown, median, save } from './report.js';
-import { checkProtected, cookieSize, countSetCookies, signIn } from './session.js';
+import { checkProtected, cookieSize, countSetCookies, keptCookie, signIn } from './session.js';
 import { componentBytes } from './size.js';
 import { cores, startServer } from './server.js';
 
@@ -149,10 +149,16 @@ try {
 	 * @param {typeof PAGES[number]} page
 	 * @param {{ warmup: number, duration: number }} seconds
 	 */
-	const loadRow = (i, page, seconds) => {
+	const loadRow = async (i, page, seconds) => {
 		const server = /** @type {import('./server.js').NodeServer} */ (servers[i]);
-		const headers = headersFor(/** @type {import('./apps.js').App} */ (apps[i]).id, page);
-		return load({ url: `${server.url}/${page}`, headers, connections: CONNECTIONS, ...seconds, pid: server.pid }, pin?.load);
+		const { id } = /** @type {import('./apps.js').App} */ (apps[i]);
+		// As a browser would: the session cookie the app re-issued since (a JWT re-checked after 60 s) replaces the old one.
+		if (page === 'protected' && cookies[id]) {
+			const kept = await keptCookie(server.url, '/protected', cookies[id]);
+			if (kept.reissued) log(`${id}: the session cookie was re-issued; loading with the new one, as a browser would`);
+			cookies[id] = kept.cookie;
+		}
+		return load({ url: `${server.url}/${page}`, headers: headersFor(id, page), connections: CONNECTIONS, ...seconds, pid: server.pid }, pin?.load);
 	};
 
 	log(`warming up every row for ${SERVER_WARMUP} s`);

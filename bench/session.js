@@ -203,3 +203,28 @@ export async function countSetCookies(url, path, cookie, times) {
 	}
 	return { requests: times, setCookieHeaders: total, names: [...names] };
 }
+
+/**
+ * The `Cookie` header a browser would send after one more GET of `path`: what the response's
+ * Set-Cookie headers set replaces the cookie of the same name, what they delete leaves. The
+ * load generator sends one fixed header, while a browser keeps every re-issued cookie (a JWT
+ * session re-checked and re-sealed, say, which is then not checked again for a while): the bench
+ * calls this before each load of a signed-in row, so the row measures what a browser would cost.
+ * @param {string} url
+ * @param {string} path
+ * @param {string} cookie
+ * @returns {Promise<{ cookie: string, reissued: boolean }>}
+ */
+export async function keptCookie(url, path, cookie) {
+	const response = await request(`${url}${path}`, { cookie });
+	const jar = new Map(cookie.split('; ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+	for (const header of response.setCookies) {
+		const pair = /** @type {string} */ (header.split(';')[0]).trim();
+		const name = pair.slice(0, pair.indexOf('='));
+		const value = pair.slice(pair.indexOf('=') + 1);
+		if (value === '' || /;\s*max-age=0\b/i.test(header)) jar.delete(name);
+		else jar.set(name, value);
+	}
+	const kept = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+	return { cookie: kept, reissued: kept !== cookie };
+}
