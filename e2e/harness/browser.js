@@ -89,8 +89,8 @@ export async function launchBrowser({ javaScriptEnabled = true, baseURL, timeout
  */
 export async function addVirtualAuthenticator(page, options = {}) {
 	const cdp = await page.context().newCDPSession(page);
-	await cdp.send('WebAuthn.enable', { enableUI: false });
-	const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+	await answered(cdp.send('WebAuthn.enable', { enableUI: false }), 'WebAuthn.enable');
+	const { authenticatorId } = await answered(cdp.send('WebAuthn.addVirtualAuthenticator', {
 		options: {
 			protocol: 'ctap2',
 			transport: 'internal',
@@ -100,10 +100,28 @@ export async function addVirtualAuthenticator(page, options = {}) {
 			automaticPresenceSimulation: true,
 			...options
 		}
-	});
+	}), 'WebAuthn.addVirtualAuthenticator');
 	return {
 		authenticatorId,
 		cdp,
-		credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials
+		credentials: async () => (await answered(cdp.send('WebAuthn.getCredentials', { authenticatorId }), 'WebAuthn.getCredentials')).credentials
 	};
+}
+
+/**
+ * A CDP command's answer, or an error naming it after 15 s: Playwright puts no timeout on
+ * `CDPSession.send`, and a command Chromium never answers would hold its test until the test
+ * timeout (10 minutes) without saying where; polled (`expect.poll`), the error lets it retry.
+ * @template T
+ * @param {Promise<T>} answer
+ * @param {string} command
+ * @returns {Promise<T>}
+ */
+function answered(answer, command) {
+	/** @type {NodeJS.Timeout | undefined} */
+	let timer;
+	const late = new Promise((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`Chromium did not answer ${command} within 15 s.`)), 15_000);
+	});
+	return /** @type {Promise<T>} */ (Promise.race([answer, late]).finally(() => clearTimeout(timer)));
 }
