@@ -121,24 +121,22 @@ export function readAuthjsConfig(source: string): AuthjsConfig | undefined {
 		const value = element && element.type !== 'SpreadElement' ? unwrapExpression(element) : undefined;
 		// An OpenID Connect provider written inline: create-auth's `oidc` provider, with its id kept.
 		const inline = value?.type === 'ObjectExpression' ? readInlineOidc(value, envReads) : undefined;
-		if (typeof inline === 'string') unsupported.push(inline);
-		else if (inline && oidc) unsupported.push('A second inline OpenID Connect provider: the switch carries one, so far.');
-		else if (inline) {
-			oidc = inline;
-			providers.push('oidc');
+		if (inline !== undefined) {
+			const first = firstOf(inline, oidc, 'inline OpenID Connect provider', unsupported);
+			if (first) providers.push('oidc');
+			oidc ??= first;
+			continue;
 		}
-		if (inline) continue;
 		const name = value?.type === 'Identifier' ? value.name : value?.type === 'CallExpression' && value.callee.type === 'Identifier' ? value.callee.name : undefined;
 		const id = name ? providerModules.get(name) : undefined;
 		// Its Credentials provider: create-auth's, asking Auth.js's authorize for the users it does not have yet.
 		const password = readAuthjsCredentials(id, value, ast, source);
-		if (typeof password === 'string') unsupported.push(password);
-		else if (password && credentials) unsupported.push('A second Credentials provider: the switch carries one.');
-		else if (password) {
-			credentials = password;
-			providers.push('credentials');
+		if (password !== undefined) {
+			const first = firstOf(password, credentials, 'Credentials provider', unsupported);
+			if (first) providers.push('credentials');
+			credentials ??= first;
+			continue;
 		}
-		if (password) continue;
 		if (!id || !PROVIDERS.has(id)) {
 			unsupported.push(`The provider ${id ?? (name ? `${name}(…)` : 'written inline')}: create-auth's switch carries GitHub and Google only, so far.`);
 			continue;
@@ -309,6 +307,17 @@ export function planAuthjsSwitch(project: Project, manifest: Manifest | undefine
 		blockers,
 		...(adapter ? { dialect: adapter.target === 'postgres' ? 'postgres' : project.drizzle?.dialect } : {})
 	};
+}
+
+/**
+ * A provider the switch carries at most once: `read` when it is readable and the first, else
+ * undefined, with why in `unsupported` (what {@link read} said, or that this is a second `what`).
+ */
+function firstOf<T>(read: T | string, carried: T | undefined, what: string, unsupported: string[]): T | undefined {
+	if (typeof read === 'string') unsupported.push(read);
+	else if (carried) unsupported.push(`A second ${what}: the switch carries one, so far.`);
+	else return read;
+	return undefined;
 }
 
 /** The first call of `name` in the module. */

@@ -48,6 +48,8 @@ describe('readAuthjsCredentials (through readAuthjsConfig)', () => {
 		expect(unsupported('{ id: "login", credentials: { email: {}, password: {} }, authorize: async () => null }')).toEqual([expect.stringMatching(/options beyond credentials and authorize/)]);
 		expect(unsupported('{ credentials: { email: {}, password: {} }, authorize: checkPassword }')).toEqual(["Credentials(…)'s authorize is not a function written there."]);
 		expect(unsupported('options')).toEqual([expect.stringMatching(/not given an object literal/)]);
+		const twice = readAuthjsConfig(withCredentials('{ credentials: { email: {}, password: {} }, authorize: async () => null }), Credentials({ credentials: { email: {}, password: {} }, authorize: async () => null }'))!;
+		expect(twice).toMatchObject({ providers: ['credentials'], unsupported: ['A second Credentials provider: the switch carries one, so far.'] });
 		expect(unsupported('{ credentials: { email: {}, password: {} }, authorize: async () => { await encode({}); return null } }', "import { encode } from '@auth/core/jwt';")).toEqual([
 			"Credentials(…)'s authorize uses encode of @auth/core/jwt, which create-auth has no counterpart of."
 		]);

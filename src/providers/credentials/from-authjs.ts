@@ -9,7 +9,7 @@
  * `switch/authjs.ts` asks it; it lives here, with the provider (docs/architecture.md).
  */
 import MagicString from 'magic-string';
-import type { Expression, File, ImportDeclaration, Node, ObjectMethod, ObjectProperty, Statement } from '@babel/types';
+import type { ArrowFunctionExpression, Expression, File, ImportDeclaration, Node, ObjectMethod, ObjectProperty, Statement } from '@babel/types';
 import { CliError } from '../../errors.js';
 import { parseModule, patternNames, propertyName, topLevelNames, unwrapExpression, walk } from '../../edits/ast.js';
 
@@ -75,7 +75,7 @@ export function readAuthjsCredentials(module: string | undefined, call: Node | u
 		if (statement.type === 'ImportDeclaration') {
 			const specifiers = statement.specifiers.filter((s) => used.has(s.local.name));
 			if (specifiers.length === 0) continue;
-			if (AUTHJS_MODULE.test(statement.source.value) || statement.source.value.startsWith('@auth/')) {
+			if (statement.source.value.startsWith('@auth/')) {
 				const other = specifiers.filter((s) => s.type !== 'ImportSpecifier' || s.imported.type !== 'Identifier' || !ERRORS.has(s.imported.name) || s.local.name !== s.imported.name);
 				if (other.length > 0 || !AUTHJS_MODULE.test(statement.source.value)) return `Credentials(…)'s authorize uses ${specifiers.map((s) => s.local.name).join(', ')} of ${statement.source.value}, which create-auth has no counterpart of.`;
 				errors.push(...specifiers.map((s) => s.local.name));
@@ -136,35 +136,25 @@ export const authjsAuthorizePath = (typescript: boolean) => `src/authjs-authoriz
 export function carryAuthjsAuthorize(source: string, typescript: boolean): string {
 	const ast = parseModule(source);
 	if (!ast) return source;
-	let call: Node | undefined;
+	// The `authorize: (fields) => authorizeWithPassword(adapter, fields)` property of the credentials provider.
+	let property: ObjectProperty | undefined;
 	walk(ast.program, (node) => {
-		if (!call && node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'authorizeWithPassword' && node.arguments.length === 2) call = node;
+		if (property || node.type !== 'ObjectProperty' || node.value.type !== 'ArrowFunctionExpression' || node.value.params.length !== 1) return;
+		const body = node.value.body;
+		if (body.type === 'CallExpression' && body.callee.type === 'Identifier' && body.callee.name === 'authorizeWithPassword' && body.arguments.length === 2) property = node;
 	});
-	const arrow = call && findParent(ast, call);
-	if (!call || arrow?.type !== 'ArrowFunctionExpression' || arrow.params.length !== 1) return source;
+	if (!property) return source;
+	const arrow = property.value as ArrowFunctionExpression;
 	if (topLevelNames(ast.program.body).has(LOCAL)) throw new CliError('E_SWITCH_BLOCKED', `src/auth.ts already declares ${LOCAL}, the name the switch imports Auth.js's authorize by.`, 'Rename it, then run npx create-auth switch again.');
 	const edit = new MagicString(source);
 	const imports = ast.program.body.filter((node): node is ImportDeclaration => node.type === 'ImportDeclaration');
 	edit.appendLeft(imports.at(-1)?.end ?? 0, `\nimport { ${EXPORTED} as ${LOCAL} } from './authjs-authorize';`);
-	const [fields] = arrow.params;
-	edit.appendLeft(fields!.end!, ', request');
-	edit.appendLeft((call as { end: number }).end - 1, `, { previous: ${LOCAL}, request }`);
-	const lineStart = source.lastIndexOf('\n', arrow.start!) + 1;
-	const property = source.lastIndexOf('authorize', arrow.start!);
-	if (property >= lineStart) {
-		const indent = /^[ \t]*/.exec(source.slice(lineStart))![0];
-		edit.appendLeft(lineStart, `${indent}// An address create-auth has no password for yet is checked by Auth.js's authorize (${authjsAuthorizePath(typescript)}), once.\n`);
-	}
+	edit.appendLeft(arrow.params[0]!.end!, ', request');
+	edit.appendLeft(arrow.body.end! - 1, `, { previous: ${LOCAL}, request }`);
+	const lineStart = source.lastIndexOf('\n', property.start!) + 1;
+	const indent = /^[ \t]*/.exec(source.slice(lineStart))![0];
+	edit.appendLeft(lineStart, `${indent}// An address create-auth has no password for yet is checked by Auth.js's authorize (${authjsAuthorizePath(typescript)}), once.\n`);
 	return edit.toString();
-}
-
-/** The node whose direct child `target` is. */
-function findParent(ast: File, target: Node): Node | undefined {
-	let parent: Node | undefined;
-	walk(ast.program, (node) => {
-		for (const value of Object.values(node)) if (value === target || (Array.isArray(value) && value.includes(target))) parent = node;
-	});
-	return parent;
 }
 
 /** Module-level names → the import or declaration binding each (exports looked through). */
