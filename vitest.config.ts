@@ -15,7 +15,7 @@ export default defineConfig({
 				plugins: [svelte({ compilerOptions: { runes: true } })],
 				test: {
 					name: 'unit',
-					include: ['src/**/*.test.ts', 'runtime/**/*.test.ts'],
+					include: ['src/**/*.test.ts', 'runtime/**/*.test.ts', 'bench/**/*.test.js'],
 					environment: 'node'
 				}
 			},

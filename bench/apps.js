@@ -8,10 +8,14 @@
  * `ours-db-postgres` (`ours` with `--strategy database` on SQLite, and on a PostgreSQL database
  * of its own), `ours-db-postgres-cache` (`ours-db-postgres` with `session.cacheMaxAge: 5` in its
  * `src/auth.ts`) and, on Kit 2 only, `authjs` (`@auth/sveltekit` 1.x, whose peer range stops at
- * Kit 2).
+ * Kit 2), `better-auth` (the app `sv add drizzle better-auth` generates, e2e/fixtures/kit2-better-auth:
+ * a session lookup in SQLite on every request) and `better-auth-cache` (the same with Better Auth's
+ * `session.cookieCache`); `ours-db-sqlite` is on both majors, to match `better-auth`.
  * Each is the fixture copy + the CLI's output (ours, ours-idp) + the file layers under `bench/apps/`
- * copied over it, then installed and built with adapter-node. Kit 3 apps are installed, built
- * and served with Node 22 (e2e/harness/node.js), as Kit 3 requires.
+ * copied over it, then installed and built with adapter-node. Apps of both majors are installed,
+ * built and served with Node 22 (e2e/harness/node.js): Kit 3 requires it, Better Auth's `auth`
+ * CLI does too (`engines` >= 22.12, and sv's `.npmrc` sets `engine-strict`), and one Node for
+ * both majors makes their rows comparable.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -19,12 +23,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { build, copyFixture, install, removeApp, repoRoot, runCli } from '../e2e/harness/app.js';
+import { build, copyFixture, install, removeApp, repoRoot, run, runCli } from '../e2e/harness/app.js';
 import { PRE_RESHAPE, releaseBin } from '../e2e/harness/release.js';
 import { node22 } from '../e2e/harness/node.js';
 import { postgresDatabase } from '../e2e/harness/databases.js';
 
-/** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-0.1.0' | 'ours-idp' | 'ours-db-sqlite' | 'ours-db-postgres' | 'ours-db-postgres-cache' | 'authjs'} AppName */
+/** @typedef {'floor' | 'floor-layout' | 'ours' | 'ours-0.1.0' | 'ours-idp' | 'ours-db-sqlite' | 'ours-db-postgres' | 'ours-db-postgres-cache' | 'authjs' | 'better-auth' | 'better-auth-cache'} AppName */
 
 /**
  * Apps without auth: no sign-in, no cookie. `floor-layout` is the floor plus a root layout
@@ -65,13 +69,42 @@ const CLI_RELEASES = { 'ours-0.1.0': PRE_RESHAPE };
 export const ON_REQUEST = new Set(['ours-0.1.0']);
 
 /**
- * Edits of the generated `src/auth.ts`, after the CLI: each replaces its `from` text, which must
- * be there, by `to`.
- * @type {Partial<Record<AppName, { from: string, to: string }>>}
+ * Apps built from a fixture of their own instead of their major's (Kit 2 only: Better Auth's
+ * peer range stops at SvelteKit 2).
+ * @type {Partial<Record<AppName, string>>}
+ */
+const OWN_FIXTURE = { 'better-auth': 'kit2-better-auth', 'better-auth-cache': 'kit2-better-auth' };
+
+/**
+ * sv's `drizzle.config.ts` has `strict: true`, which makes `drizzle-kit push` ask before it
+ * creates tables; without a terminal it exits 0 having created nothing.
+ */
+const DRIZZLE_NOT_STRICT = { file: 'drizzle.config.ts', from: 'strict: true', to: 'strict: false' };
+
+/**
+ * Edits of an app's files after the CLI (the generated `src/auth.ts`, Better Auth's config): each
+ * replaces its `from` text, which must be there, by `to`.
+ * @type {Partial<Record<AppName, { file: string, from: string, to: string }[]>>}
  */
 const CONFIG_EDITS = {
-	'ours-db-postgres-cache': { from: 'cacheMaxAge: 0', to: 'cacheMaxAge: 5' }
+	'ours-db-postgres-cache': [{ file: 'src/auth.ts', from: 'cacheMaxAge: 0', to: 'cacheMaxAge: 5' }],
+	'better-auth': [DRIZZLE_NOT_STRICT],
+	'better-auth-cache': [
+		DRIZZLE_NOT_STRICT,
+		{
+			file: 'src/lib/server/auth.ts',
+			from: 'emailAndPassword: { enabled: true },',
+			to: 'emailAndPassword: { enabled: true },\n\tsession: { cookieCache: { enabled: true, maxAge: 5 * 60 } },'
+		}
+	]
 };
+
+/**
+ * Better Auth's apps: after the install, `npm run auth:schema` (Better Auth's CLI writes its
+ * Drizzle schema) and `npm run db:push` (drizzle-kit makes the tables), as sv's next steps say.
+ * @type {ReadonlySet<AppName>}
+ */
+export const BETTER_AUTH = new Set(['better-auth', 'better-auth-cache']);
 
 /** Apps with a PostgreSQL database of their own. */
 const ON_POSTGRES = new Set(['ours-db-postgres', 'ours-db-postgres-cache']);
@@ -92,13 +125,17 @@ export const WITH_IDP = new Set(['ours-idp']);
 /**
  * Folders of `bench/apps/` copied over each app, in order: `all` (adapter-node, `/public`,
  * the `/protected` page's markup), `with-auth` (the `/protected` load that calls
- * `locals.auth()`, shared by ours and Auth.js), then the app's own folder (`ours-idp` has ours').
+ * `locals.auth()`, shared by ours and Auth.js), then the app's own folder (`ours-idp` has ours';
+ * Better Auth's apps have `better-auth`: a `/protected` load reading the `locals.user` its hook
+ * set, and a root layout load handing it to pages, as every create-auth app has).
  * @type {Record<AppName, string[]>}
  */
 const LAYERS = {
 	floor: ['all', 'floor'],
 	'floor-layout': ['all', 'floor', 'floor-layout'],
 	ours: ['all', 'with-auth', 'ours'],
+	'better-auth': ['all', 'better-auth'],
+	'better-auth-cache': ['all', 'better-auth'],
 	'ours-0.1.0': ['all', 'with-auth', 'ours'],
 	'ours-idp': ['all', 'with-auth', 'ours'],
 	'ours-db-sqlite': ['all', 'with-auth', 'ours'],
@@ -126,8 +163,9 @@ export const KITS = {
 	2: {
 		fixture: 'kit2-ts',
 		adapter: { '@sveltejs/adapter-node': '^5' },
-		// The database rows run on the current major only: their adapter code is the same on both.
-		apps: ['floor', 'floor-layout', 'ours', 'ours-0.1.0', 'ours-idp', 'authjs'],
+		// SQLite database sessions on both majors, to match Better Auth's row; PostgreSQL on the
+		// current major only: its adapter code is the same on both.
+		apps: ['floor', 'floor-layout', 'ours', 'ours-0.1.0', 'ours-idp', 'ours-db-sqlite', 'authjs', 'better-auth', 'better-auth-cache'],
 		unsupported: {},
 		selfOrigin: (url) => new URL(url).origin
 	},
@@ -135,7 +173,11 @@ export const KITS = {
 		fixture: 'kit3-ts',
 		adapter: { '@sveltejs/adapter-node': '^6.0.1' },
 		apps: ['floor', 'floor-layout', 'ours', 'ours-0.1.0', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache'],
-		unsupported: { authjs: 'not supported: @auth/sveltekit 1.x declares @sveltejs/kit ^1.0.0 || ^2.0.0' },
+		unsupported: {
+			authjs: 'not supported: @auth/sveltekit 1.x declares @sveltejs/kit ^1.0.0 || ^2.0.0',
+			'better-auth': 'not supported: better-auth declares @sveltejs/kit ^2.0.0',
+			'better-auth-cache': 'not supported: better-auth declares @sveltejs/kit ^2.0.0'
+		},
 		selfOrigin: (url) => new URL(url).origin.replace(/^http:/, 'https:')
 	}
 };
@@ -151,14 +193,13 @@ export const KIT_MAJORS = [2, 3];
 export const appId = (kit, name) => `kit${kit}/${name}`;
 
 /**
- * The Node binary and the environment that install, build and serve apps of `kit`: ours for
- * Kit 2, Node 22 from node22() for Kit 3.
- * @param {KitMajor} kit
+ * The Node binary and the environment that install, build and serve apps of `kit`: Node 22 from
+ * node22() for both majors (see the top of this file).
+ * @param {KitMajor} _kit
  * @returns {Promise<{ node: string, version: string, env: Record<string, string> | undefined }>}
  *   `version`: `node -v` of that binary, e.g. `'v22.23.3'`
  */
-export async function toolchain(kit) {
-	if (kit === 2) return { node: process.execPath, version: process.version, env: undefined };
+export async function toolchain(_kit) {
 	const { node, version, env } = await node22();
 	return { node, version, env };
 }
@@ -199,7 +240,7 @@ export const DEMO = { email: 'demo@example.com', password: 'correct horse batter
  */
 export async function prepareApp(kit, name, { keep, log }) {
 	const id = appId(kit, name);
-	const { fixture } = KITS[kit];
+	const fixture = OWN_FIXTURE[name] ?? KITS[kit].fixture;
 	const { node, version: nodeVersion, env: toolEnv } = await toolchain(kit);
 	const dir = keep ? await freshKeptCopy(fixture, id) : await copyFixture(fixture);
 	log(`${id}: ${dir}`);
@@ -234,9 +275,8 @@ async function setUp(dir, name, { kit, node, toolEnv, databaseUrl, log }) {
 		const cli = await runCli(dir, args, { node, env: toolEnv, ...(release ? { bin: releaseBin(release) } : {}) });
 		if (cli.exitCode !== 0) throw new Error(`create-auth ${release ?? ''} failed in ${dir}:\n${cli.stdout}\n${cli.stderr}`);
 	}
-	const edit = CONFIG_EDITS[name];
-	if (edit) {
-		const file = path.join(dir, 'src', 'auth.ts');
+	for (const edit of CONFIG_EDITS[name] ?? []) {
+		const file = path.join(dir, edit.file);
 		const config = await fs.readFile(file, 'utf8');
 		if (!config.includes(edit.from)) throw new Error(`${file} has no "${edit.from}" to edit`);
 		await fs.writeFile(file, config.replace(edit.from, edit.to));
@@ -250,6 +290,12 @@ async function setUp(dir, name, { kit, node, toolEnv, databaseUrl, log }) {
 	}
 	log('npm install');
 	await install(dir, { env: toolEnv });
+	// sv's next steps for Better Auth: its Drizzle schema (the fixture has a placeholder), then its tables.
+	for (const script of BETTER_AUTH.has(name) ? ['auth:schema', 'db:push'] : []) {
+		log(`npm run ${script}`);
+		const step = await run('npm', ['run', script], { cwd: dir, env: toolEnv, timeout: 120_000 });
+		if (step.exitCode !== 0) throw new Error(`npm run ${script} failed in ${dir}:\n${step.stdout}\n${step.stderr}`);
+	}
 	if (databaseUrl) {
 		log('create-auth migrate');
 		const migrate = await runCli(dir, ['migrate'], { node, env: toolEnv });
@@ -327,7 +373,7 @@ async function editPackageJson(dir, added) {
 async function versions(dir) {
 	/** @type {Record<string, string>} */
 	const found = {};
-	for (const name of ['@sveltejs/kit', '@sveltejs/adapter-node', 'svelte', 'vite', '@auth/sveltekit', '@auth/core', 'jose']) {
+	for (const name of ['@sveltejs/kit', '@sveltejs/adapter-node', 'svelte', 'vite', '@auth/sveltekit', '@auth/core', 'better-auth', 'better-sqlite3', 'jose']) {
 		const file = path.join(dir, 'node_modules', name, 'package.json');
 		if (existsSync(file)) found[name] = JSON.parse(await fs.readFile(file, 'utf8')).version;
 	}

@@ -3,16 +3,41 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { repoRoot } from '../e2e/harness/app.js';
+import { formatSpread, judge, paired } from './stats.js';
 
-/** The targets of README.md, as numbers. */
+/**
+ * The targets (issue 30), as numbers. Ratios are req/s to `floor-layout` (the floor plus the root
+ * layout load every generated app has) on the same page, paired per repetition; `cpuOverLayoutUs`
+ * is the server's CPU per request above floor-layout's.
+ */
 export const TARGETS = {
-	protectedRatio: 0.9,
-	/** `/protected` with database sessions, to `floor-layout` (issue 9) */
-	databaseProtectedRatio: 0.8,
+	/** `ours` (JWT sessions), /protected */
+	jwtRatio: 0.95,
+	cpuOverLayoutUs: 10,
+	/** `ours`, /public: an anonymous visitor */
 	publicRatio: 0.97,
+	/** `ours-idp` (the provider's tokens in the JWT), /protected */
+	idpRatio: 0.9,
+	/** database sessions without the session cache, /protected */
+	databaseRatio: 0.9,
+	/** `ours` RSS above floor-layout's after its runs */
+	rssOverLayoutMiB: 10,
 	clientBytes: 400,
 	cliMs: 500,
 	regenerateMs: 300
+};
+
+/**
+ * Which Better Auth row each of ours is judged against ("ahead of Better Auth's matching row"):
+ * sessions held in a cookie against Better Auth's `cookieCache`, sessions read from the database
+ * on each request against Better Auth's default (a session lookup in its SQLite on every request).
+ */
+const BETTER_AUTH_MATCH = {
+	ours: 'better-auth-cache',
+	'ours-idp': 'better-auth-cache',
+	'ours-db-postgres-cache': 'better-auth-cache',
+	'ours-db-sqlite': 'better-auth',
+	'ours-db-postgres': 'better-auth'
 };
 
 /**
@@ -24,6 +49,10 @@ export const TARGETS = {
  * @property {{ rps: number, p50: number, p99: number, cpuUsPerRequest: number }} median
  * @property {number} rssMiB  at the end of the last run
  * @property {{ rps: number, cpu: number }} ratio  to the same kit's floor row for the same page
+ * @property {{ rps: import('./stats.js').Spread, cpuUsPerRequest: import('./stats.js').Spread }} spread  of the repetitions
+ * @property {{ rps: import('./stats.js').Spread, cpuUs: import('./stats.js').Spread } | null} vsLayout  against the
+ *   same kit's floor-layout row for the same page, per repetition: the req/s ratio and the CPU µs
+ *   per request above it (null when floor-layout was not measured)
  */
 
 /**
@@ -49,13 +78,6 @@ export const TARGETS = {
  * @property {{ app: string, page: string, summary: import('./profile.js').ProfileSummary }[]} profiles
  */
 
-/** @param {number[]} values */
-export function median(values) {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? /** @type {number} */ (sorted[mid]) : (/** @type {number} */ (sorted[mid - 1]) + /** @type {number} */ (sorted[mid])) / 2;
-}
-
 /**
  * @param {number} n
  * @param {number} [digits]
@@ -63,15 +85,18 @@ export function median(values) {
 const fixed = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 /** @param {boolean} ok */
 const verdict = (ok) => (ok ? 'met' : '**missed**');
+/** A {@link judge} verdict as the targets table shows it. @param {ReturnType<typeof judge>} v */
+const shown = (v) => (v === 'missed' ? '**missed**' : v);
 /** @param {string} kit  `kit3` */
 const kitLabel = (kit) => `Kit ${kit.slice(3)}`;
 /** The apps with auth, one column each per kit that has it in the checks table. */
-const CHECKED_APPS = ['ours', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache', 'authjs'];
-/** The database-session apps, and the store each names in the targets. */
+const CHECKED_APPS = ['ours', 'ours-idp', 'ours-db-sqlite', 'ours-db-postgres', 'ours-db-postgres-cache', 'authjs', 'better-auth', 'better-auth-cache'];
+/** @type {Record<string, string>} */
+const RIVAL_NAMES = { authjs: 'Auth.js', 'better-auth': 'Better Auth', 'better-auth-cache': 'Better Auth with cookieCache' };
+/** The database-session apps without the session cache, and the store each names in the targets. */
 const DATABASE_APPS = {
 	'ours-db-sqlite': 'SQLite',
-	'ours-db-postgres': 'PostgreSQL',
-	'ours-db-postgres-cache': 'PostgreSQL with session.cacheMaxAge: 5'
+	'ours-db-postgres': 'PostgreSQL'
 };
 
 /**
@@ -85,25 +110,28 @@ export function markdown(r) {
 	lines.push(
 		`Machine: ${r.machine.nproc} cores (nproc), ${r.machine.cpu}, Node ${nodes}. Pinning: ${r.machine.pinning}.`,
 		`Load: autocannon, ${r.options.connections} connections, ${r.options.warmup} s warm-up (discarded), ` +
-			`${r.options.duration} s measured, ${r.options.repetitions} repetition(s) interleaved; medians.`,
+			`${r.options.duration} s measured, ${r.options.repetitions} repetition(s) interleaved; medians, with the interquartile ` +
+			`range in brackets. Against floor-layout: per repetition (the same repetition's floor-layout row), then the median.`,
 		`Versions: ${Object.entries(r.versions)
 			.map(([app, v]) => `${app}: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}`)
 			.join('; ')}.`,
 		''
 	);
 
-	lines.push('| kit | app | page | req/s | × floor | p50 ms | p99 ms | CPU µs/req | CPU × floor | RSS MiB | status codes |');
-	lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
+	lines.push('| kit | app | page | req/s | × floor | × floor-layout | CPU µs/req | CPU µs over floor-layout | p50 ms | p99 ms | RSS MiB | status codes |');
+	lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 	for (const row of r.rows) {
 		const codes = Object.entries(sumCodes(row.runs)).map(([code, n]) => `${code}×${n}`).join(' ');
+		const layout = row.vsLayout;
 		lines.push(
-			`| ${row.kit} | ${row.app} | /${row.page} | ${fixed(row.median.rps)} | ${fixed(row.ratio.rps, 3)} | ${fixed(row.median.p50, 1)} | ` +
-				`${fixed(row.median.p99, 1)} | ${fixed(row.median.cpuUsPerRequest)} | ${fixed(row.ratio.cpu, 2)} | ${fixed(row.rssMiB, 1)} | ${codes} |`
+			`| ${row.kit} | ${row.app} | /${row.page} | ${formatSpread(row.spread.rps, 0)} | ${fixed(row.ratio.rps, 3)} | ` +
+				`${layout ? formatSpread(layout.rps, 3) : 'n/a'} | ${formatSpread(row.spread.cpuUsPerRequest, 0)} | ${layout ? formatSpread(layout.cpuUs, 0) : 'n/a'} | ` +
+				`${fixed(row.median.p50, 1)} | ${fixed(row.median.p99, 1)} | ${fixed(row.rssMiB, 1)} | ${codes} |`
 		);
 	}
 	for (const [id, why] of Object.entries(r.unsupported)) {
 		const [kit = '', app] = id.split('/');
-		lines.push(`| ${kit.slice(3)} | ${app} | — | — | — | — | — | — | — | — | ${why} |`);
+		lines.push(`| ${kit.slice(3)} | ${app} | — | — | — | — | — | — | — | — | — | ${why} |`);
 	}
 	lines.push('');
 	const across = crossKit(r);
@@ -112,7 +140,7 @@ export function markdown(r) {
 	const columns = CHECKED_APPS.flatMap((app) => Object.keys(r.machine.node).map((kit) => `${kit}/${app}`)).filter((id) => r.checks[id] || r.unsupported[id]);
 	const title = (/** @type {string} */ id) => {
 		const [kit = '', app = ''] = id.split('/');
-		return `${app === 'authjs' ? 'Auth.js' : app} (${kitLabel(kit)})`;
+		return `${RIVAL_NAMES[app] ?? app} (${kitLabel(kit)})`;
 	};
 	/** @param {string} label @param {(id: string) => string} cell */
 	const checkRow = (label, cell) => `| ${label} | ${columns.map((id) => (r.unsupported[id] ? 'not supported' : cell(id))).join(' | ')} |`;
@@ -205,44 +233,74 @@ export function targets(r) {
 }
 
 /**
+ * @typedef {object} Target
+ * @property {string} target
+ * @property {string} measured
+ * @property {string} verdict  `met`, `**missed**`, `within noise` (the interquartile range straddles it) or `n/a`
+ */
+
+/**
  * @param {Results} r
  * @param {number} kit
  * @param {string} prefix
+ * @returns {Target[]}
  */
 function kitTargets(r, kit, prefix) {
 	/** @param {string} app @param {string} page */
 	const find = (app, page) => r.rows.find((x) => x.kit === kit && x.app === app && x.page === page);
-	const prot = find('ours', 'protected');
-	const pub = find('ours', 'public');
-	const layoutFloor = find('floor-layout', 'protected');
-	const database = Object.entries(DATABASE_APPS).flatMap(([app, store]) => {
-		const row = find(app, 'protected');
+	/**
+	 * A row's req/s against floor-layout, judged against `atLeast`.
+	 * @param {string} app @param {'public' | 'protected'} page @param {number} atLeast @param {string} what
+	 * @returns {Target[]}
+	 */
+	const ratioTarget = (app, page, atLeast, what) => {
+		const row = find(app, page);
 		if (!row) return [];
-		const ratio = layoutFloor ? row.median.rps / layoutFloor.median.rps : NaN;
-		return [
-			{
-				target: `${prefix}/protected with database sessions on ${store}: req/s ≥ ${TARGETS.databaseProtectedRatio} × floor-layout`,
-				measured: `${fixed(ratio, 3)} × floor-layout`,
-				verdict: layoutFloor ? verdict(ratio >= TARGETS.databaseProtectedRatio) : 'n/a'
-			}
-		];
+		const target = `${prefix}${what}: /${page} req/s ≥ ${atLeast} × floor-layout`;
+		if (!row.vsLayout) return [{ target, measured: 'floor-layout not measured', verdict: 'n/a' }];
+		return [{ target, measured: `${formatSpread(row.vsLayout.rps, 3)} ×`, verdict: shown(judge(row.vsLayout.rps, { atLeast })) }];
+	};
+	const jwt = find('ours', 'protected');
+	const cpu = jwt?.vsLayout
+		? [
+				{
+					target: `${prefix}ours (JWT): /protected CPU ≤ ${TARGETS.cpuOverLayoutUs} µs per request over floor-layout`,
+					measured: `${formatSpread(jwt.vsLayout.cpuUs, 0)} µs`,
+					verdict: shown(judge(jwt.vsLayout.cpuUs, { atMost: TARGETS.cpuOverLayoutUs }))
+				}
+			]
+		: [];
+	const layoutRss = find('floor-layout', 'protected')?.rssMiB;
+	const rss =
+		jwt && layoutRss !== undefined
+			? [
+					{
+						target: `${prefix}ours: RSS ≤ floor-layout's + ${TARGETS.rssOverLayoutMiB} MiB after the runs`,
+						measured: `${fixed(jwt.rssMiB, 1)} vs ${fixed(layoutRss, 1)} MiB`,
+						verdict: verdict(jwt.rssMiB <= layoutRss + TARGETS.rssOverLayoutMiB)
+					}
+				]
+			: [];
+	/** Each of ours ahead of its matching Better Auth row, in the same repetitions. @type {Target[]} */
+	const betterAuth = Object.entries(BETTER_AUTH_MATCH).flatMap(([app, rival]) => {
+		const ours = find(app, 'protected');
+		const theirs = find(rival, 'protected');
+		if (!ours || !theirs) return [];
+		const ahead = paired(ours.runs.map((x) => x.rps), theirs.runs.map((x) => x.rps), (a, b) => a / b);
+		return [{ target: `${prefix}${app}: /protected req/s ahead of ${rival}'s`, measured: `${formatSpread(ahead, 2)} ×`, verdict: shown(judge(ahead, { atLeast: 1 })) }];
 	});
 	const cookies = r.setCookies[`kit${kit}/ours`];
 	const js = r.clientJs[`kit${kit}/ours`];
 	const cli = r.cli[`kit${kit}`];
 	const formsOk = Boolean(js && js.pages.forms.forms.length >= 2);
 	return [
-		{
-			target: `${prefix}/protected req/s ≥ ${TARGETS.protectedRatio} × floor`,
-			measured: prot ? `${fixed(prot.ratio.rps, 3)} × floor` : 'n/a',
-			verdict: prot ? verdict(prot.ratio.rps >= TARGETS.protectedRatio) : 'n/a'
-		},
-		{
-			target: `${prefix}/public req/s ≥ ${TARGETS.publicRatio} × floor`,
-			measured: pub ? `${fixed(pub.ratio.rps, 3)} × floor` : 'n/a',
-			verdict: pub ? verdict(pub.ratio.rps >= TARGETS.publicRatio) : 'n/a'
-		},
-		...database,
+		...ratioTarget('ours', 'protected', TARGETS.jwtRatio, 'ours (JWT)'),
+		...cpu,
+		...ratioTarget('ours', 'public', TARGETS.publicRatio, 'ours, an anonymous visitor'),
+		...ratioTarget('ours-idp', 'protected', TARGETS.idpRatio, "ours-idp (the provider's tokens in the JWT)"),
+		...Object.entries(DATABASE_APPS).flatMap(([app, store]) => ratioTarget(app, 'protected', TARGETS.databaseRatio, `database sessions on ${store}`)),
+		...rss,
+		...betterAuth,
 		{
 			target: `${prefix}no Set-Cookie on authenticated responses unless due`,
 			measured: cookies ? `${cookies.setCookieHeaders} in ${cookies.requests}` : 'n/a',

@@ -9,18 +9,19 @@
  * --keep     build the apps in <tmpdir>/create-auth-e2e-bench-kit<major>-<app> and leave them
  *            there; the next --keep run reuses their node_modules
  * --kit      only these SvelteKit majors (default: 2 and 3)
- * --app      only these apps, plus `floor` (every ratio's base) (default: all of each major's)
+ * --app      only these apps, plus `floor` and `floor-layout` (the ratios' bases) (default: all of each major's)
  * --profile  after the rows, a CPU profile of that row (e.g. `kit3/ours-idp:protected`), top self time
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { repoRoot, run } from '../e2e/harness/app.js';
-import { appId, KIT_MAJORS, KITS, ON_REQUEST, prepareApp, timeCli, WITH_IDP, WITHOUT_AUTH } from './apps.js';
+import { appId, BETTER_AUTH, KIT_MAJORS, KITS, ON_REQUEST, prepareApp, timeCli, WITH_IDP, WITHOUT_AUTH } from './apps.js';
 import { withIdp } from './idp.js';
 import { load } from './load.js';
 import { profile } from './profile.js';
-import { markdown, median, save } from './report.js';
+import { markdown, save } from './report.js';
+import { median, paired, spread } from './stats.js';
 import { checkProtected, cookieSize, countSetCookies, keptCookie, signIn } from './session.js';
 import { componentBytes } from './size.js';
 import { cores, startServer } from './server.js';
@@ -46,10 +47,12 @@ const known = new Set(kits.flatMap((kit) => KITS[kit].apps));
 const unknown = flags.app?.filter((name) => !known.has(/** @type {any} */ (name))) ?? [];
 if (unknown.length > 0) throw new Error(`--app ${unknown.join(' ')}: expected one of ${[...known].join(', ')}`);
 /** @param {import('./apps.js').AppName} name */
-const chosen = (name) => (flags.app?.length ? name === 'floor' || flags.app.includes(name) : !ON_REQUEST.has(name));
+const chosen = (name) => (flags.app?.length ? WITHOUT_AUTH.has(name) || flags.app.includes(name) : !ON_REQUEST.has(name));
 /** The apps of the chosen majors, Kit 2's first, in KITS order. */
 const plan = kits.flatMap((kit) => KITS[kit].apps.filter(chosen).map((name) => ({ kit, name, id: appId(kit, name) })));
-const timing = flags.quick ? { warmup: 1, duration: 3, repetitions: 1 } : { warmup: 3, duration: 10, repetitions: 3 };
+// Many short repetitions rather than a few long ones: this machine's speed drifts over minutes,
+// and each repetition loads every row back to back, so figures paired per repetition cancel it.
+const timing = flags.quick ? { warmup: 1, duration: 3, repetitions: 1 } : { warmup: 2, duration: 5, repetitions: 7 };
 /** Seconds of load on each row of a fresh server before any measurement (JIT warm-up), discarded. */
 const SERVER_WARMUP = flags.quick ? 2 : 5;
 const profiles = (flags.profile ?? []).map((spec) => {
@@ -130,7 +133,7 @@ try {
 		};
 		if (!guarded) continue;
 		setCookies[app.id] = await countSetCookies(url, '/protected', session.cookie, SET_COOKIE_REQUESTS);
-		clientJs[app.id] = await componentBytes(url);
+		if (!BETTER_AUTH.has(app.name)) clientJs[app.id] = await componentBytes(url); // Better Auth's apps have no components pages
 		log(`${app.id}: signed in; cookie ${JSON.stringify(checks[app.id]?.cookie)}; /protected ${JSON.stringify(checks[app.id]?.protected)}`);
 	}
 
@@ -183,9 +186,11 @@ try {
 
 	/** @type {import('./report.js').Row[]} */
 	const rows = [];
+	/** @param {string} id @param {typeof PAGES[number]} page */
+	const runsOf = (id, page) => runs.get(`${id} ${page}`);
 	for (const app of apps) {
 		for (const page of PAGES) {
-			const list = /** @type {import('./load.js').LoadResult[]} */ (runs.get(`${app.id} ${page}`));
+			const list = /** @type {import('./load.js').LoadResult[]} */ (runsOf(app.id, page));
 			const m = {
 				rps: median(list.map((x) => x.rps)),
 				p50: median(list.map((x) => x.p50)),
@@ -193,12 +198,20 @@ try {
 				cpuUsPerRequest: median(list.map((x) => x.cpuUsPerRequest))
 			};
 			const floor = rows.find((x) => x.kit === app.kit && x.app === 'floor' && x.page === page)?.median ?? m;
+			const layout = runsOf(appId(app.kit, 'floor-layout'), page);
 			rows.push({
 				kit: app.kit,
 				app: app.name,
 				page,
 				runs: list,
 				median: m,
+				spread: { rps: spread(list.map((x) => x.rps)), cpuUsPerRequest: spread(list.map((x) => x.cpuUsPerRequest)) },
+				vsLayout: layout
+					? {
+							rps: paired(list.map((x) => x.rps), layout.map((x) => x.rps), (a, b) => a / b),
+							cpuUs: paired(list.map((x) => x.cpuUsPerRequest), layout.map((x) => x.cpuUsPerRequest), (a, b) => a - b)
+						}
+					: null,
 				rssMiB: /** @type {import('./load.js').LoadResult} */ (list.at(-1)).rssMiB,
 				ratio: { rps: m.rps / floor.rps, cpu: m.cpuUsPerRequest / floor.cpuUsPerRequest }
 			});

@@ -3,26 +3,27 @@
  * Sign in over plain HTTP (no JavaScript, as a browser with JS disabled would) to get a real
  * session cookie, and check what `/protected` answers with and without it.
  */
-import { DEMO, WITH_CREDENTIALS } from './apps.js';
+import { BETTER_AUTH, DEMO, WITH_CREDENTIALS } from './apps.js';
 import { devIdp } from './idp.js';
 
 /**
  * A request as a no-JS browser sends it: `Accept: text/html`, redirects not followed, and
- * for a form POST `Origin` (SvelteKit's CSRF check; default the URL's) and a urlencoded body.
+ * for a form POST `Origin` (SvelteKit's CSRF check; default the URL's) and a urlencoded body;
+ * or, with `json`, a POST of that JSON body as a page's script sends it (Better Auth's client).
  * @param {string} url
- * @param {{ cookie?: string, form?: Record<string, string>, origin?: string }} [options]
+ * @param {{ cookie?: string, form?: Record<string, string>, json?: Record<string, string>, origin?: string }} [options]
  */
-async function request(url, { cookie, form, origin } = {}) {
+async function request(url, { cookie, form, json, origin } = {}) {
 	/** @type {Record<string, string>} */
 	const headers = { accept: 'text/html' };
 	if (cookie) headers.cookie = cookie;
 	/** @type {RequestInit} */
 	const init = { headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) };
-	if (form) {
+	if (form || json) {
 		headers.origin = origin ?? new URL(url).origin;
-		headers['content-type'] = 'application/x-www-form-urlencoded';
+		headers['content-type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
 		init.method = 'POST';
-		init.body = new URLSearchParams(form).toString();
+		init.body = form ? new URLSearchParams(form).toString() : JSON.stringify(json);
 	}
 	const response = await fetch(url, init);
 	const body = await response.text();
@@ -93,6 +94,9 @@ const withoutQuery = (/** @type {string | URL} */ url) => {
  *   session cookie, chunked when it does not fit in one).
  * - authjs: GET /auth/csrf (token + csrf cookie, if it hands them out), then POST
  *   /auth/callback/credentials.
+ * - better-auth, better-auth-cache: POST /api/auth/sign-up/email, then POST
+ *   /api/auth/sign-in/email (JSON, as sv's demo page sends them through Better Auth's client),
+ *   whose cookies are kept (with `cookieCache`, the session token and the cached session).
  * @param {import('./apps.js').AppName} name
  * @param {string} url
  * @param {string} [origin]  the origin the app sees itself at, for the `Origin` header of form
@@ -151,6 +155,17 @@ export async function signIn(name, url, origin) {
 				`GET /auth/csrf → ${csrf.status}${csrf.status === 200 ? '' : ' (CSRF token check skipped by @auth/sveltekit)'}`,
 				`POST /auth/callback/credentials → ${callback.status} ${callback.location}`
 			]
+		};
+	}
+	if (BETTER_AUTH.has(name)) {
+		const signup = await request(`${url}/api/auth/sign-up/email`, { json: { name: 'Demo', ...DEMO }, origin });
+		expectStatus('POST /api/auth/sign-up/email', signup, 200);
+		const signin = await request(`${url}/api/auth/sign-in/email`, { json: DEMO, origin });
+		expectStatus('POST /api/auth/sign-in/email', signin, 200);
+		sessionPairs('POST /api/auth/sign-in/email', signin.setCookies, 'better-auth.session_token');
+		return {
+			cookie: cookiePairs(signin.setCookies).join('; '),
+			steps: [`POST /api/auth/sign-up/email → ${signup.status}`, `POST /api/auth/sign-in/email → ${signin.status}`]
 		};
 	}
 	throw new Error(`${name} has no sign-in`);
