@@ -83,7 +83,8 @@ function sqliteSeeder(file) {
 	return {
 		users: async () => /** @type {{ n: number }} */ (db.prepare('SELECT count(*) AS n FROM auth_users').get()).n,
 		seed: async (from, to) => {
-			const series = 'WITH RECURSIVE n(i) AS (SELECT @from UNION ALL SELECT i + 1 FROM n WHERE i + 1 < @to)';
+			// Numbers bind as REAL: cast, or the addresses would read `scale-1.0@…`.
+			const series = 'WITH RECURSIVE n(i) AS (SELECT CAST(@from AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i + 1 < @to)';
 			const expires = Date.now() + SESSION_DAYS * 86_400_000;
 			db.transaction(() => {
 				const before = /** @type {{ last: number | null }} */ (db.prepare('SELECT max(rowid) AS last FROM auth_users').get()).last ?? 0;
@@ -94,7 +95,7 @@ function sqliteSeeder(file) {
 					hash: template.password_hash,
 					before
 				});
-				db.prepare("INSERT INTO auth_sessions (sessionToken, userId, expires) SELECT 'scale:' || lower(hex(randomblob(32))), id, @expires FROM auth_users WHERE rowid > @before").run({ expires, before });
+				db.prepare("INSERT INTO auth_sessions (sessionToken, userId, expires) SELECT 'sha256.' || substr(hex(randomblob(32)), 1, 43), id, @expires FROM auth_users WHERE rowid > @before").run({ expires, before });
 			})();
 			db.exec('ANALYZE');
 		},
@@ -122,7 +123,7 @@ async function postgresSeeder(url) {
 				[template.type, template.provider, template.password_hash]
 			);
 			await client.query(
-				`INSERT INTO auth_sessions ("sessionToken", "userId", expires) SELECT 'scale:' || md5(random()::text) || md5(random()::text), id, now() + interval '${SESSION_DAYS} days' FROM auth_users u WHERE u.email LIKE 'scale-%' AND NOT EXISTS (SELECT 1 FROM auth_sessions s WHERE s."userId" = u.id)`
+				`INSERT INTO auth_sessions ("sessionToken", "userId", expires) SELECT 'sha256.' || substr(md5(random()::text) || md5(random()::text), 1, 43), id, now() + interval '${SESSION_DAYS} days' FROM auth_users u WHERE u.email LIKE 'scale-%' AND NOT EXISTS (SELECT 1 FROM auth_sessions s WHERE s."userId" = u.id)`
 			);
 			await client.query('COMMIT');
 			await client.query('ANALYZE');
@@ -205,6 +206,9 @@ for (const store of stores) {
 			await seeder.seed(seeded, size);
 			const seedMs = performance.now() - started;
 			seeded = size;
+			// SQLite's seeding blocks this process's event loop: let fetch see the keep-alive
+			// connections the server closed meanwhile, before it picks one of them to send on.
+			await new Promise((resolve) => setTimeout(resolve, 200));
 			log(`${app.id}: ${await seeder.users()} users (seeded in ${(seedMs / 1000).toFixed(1)} s)`);
 			({ cookie } = await keptCookie(server.url, '/protected', cookie));
 			const options = { url: `${server.url}/protected`, headers: { cookie }, connections: 10, pid: server.pid };

@@ -121,9 +121,10 @@ export function SvelteKitAuth(
 			return resolved;
 		};
 	} else {
-		// SvelteKit imports server modules while building, without the runtime environment.
-		let resolved: ResolvedConfig | undefined = app.building ? undefined : resolveConfig(config, app.resolve);
-		getConfig = async () => (resolved ??= resolveConfig(config, app.resolve));
+		// SvelteKit imports server modules while building, without the runtime environment: then
+		// checked at the first request. One promise for every call: each request asks several times.
+		let resolved: Promise<ResolvedConfig> | undefined = app.building ? undefined : Promise.resolve(resolveConfig(config, app.resolve));
+		getConfig = () => (resolved ??= new Promise((settle) => settle(resolveConfig(config, app.resolve))));
 	}
 
 	/** A provider's route (an OAuth callback: a 303; passkey options: JSON) is answered by its flow; any other path goes on to the app. */
@@ -133,11 +134,11 @@ export function SvelteKitAuth(
 	};
 
 	/**
-	 * A state-changing request to an auth page or route that another site made: refused before any
-	 * work (403, logged), except at the OAuth callback, which `form_post` providers post cross-site.
+	 * A state-changing request another site made ({@link isCrossSiteWrite}), to an auth page or
+	 * route: refused before any work (403, logged), except at the OAuth callback, which
+	 * `form_post` providers post cross-site.
 	 */
 	const refuseCrossSite = async (event: RequestEvent): Promise<Response | undefined> => {
-		if (!isCrossSiteWrite(event.request)) return undefined;
 		const resolved = await getConfig(event);
 		const path = authPathOf(event.url, resolved);
 		if (!path || path.callback) return undefined;
@@ -147,10 +148,14 @@ export function SvelteKitAuth(
 	};
 
 	/** The response, with the auth-page headers on an auth page or route (none when the config cannot be resolved). */
-	const withHeaders = async (event: RequestEvent, response: Response): Promise<Response> => {
-		const path = await getConfig(event).then((resolved) => authPathOf(event.url, resolved), () => undefined);
-		return path ? withAuthHeaders(response, path) : response;
-	};
+	const withHeaders = (event: RequestEvent, response: Response): Promise<Response> =>
+		getConfig(event).then(
+			(resolved) => {
+				const path = authPathOf(event.url, resolved);
+				return path ? withAuthHeaders(response, path) : response;
+			},
+			() => response
+		);
 
 	const handle: Handle = async (input) => {
 		const { event, resolve } = input;
@@ -158,7 +163,8 @@ export function SvelteKitAuth(
 		const locals = event.locals as { auth?: () => Promise<Session | null> };
 		locals.auth = () => (session ??= getConfig(event).then((resolved) => readSession(event, resolved)));
 		registerRequest(locals, getConfig);
-		const refused = await refuseCrossSite(event);
+		// Checked before awaiting anything: most requests are not cross-site writes, and cost no promise here.
+		const refused = isCrossSiteWrite(event.request) ? await refuseCrossSite(event) : undefined;
 		if (refused) return refused;
 		const response = await (PROVIDER_ROUTE_PATH.test(event.url.pathname) ? routeOrResolve(input) : resolve(event));
 		return withHeaders(event, response);

@@ -53,3 +53,38 @@ describe("the blocklist's answers, from its fingerprints", () => {
 		for (const other of others) expect(await blocklist.isCommonPassword(other)).toBe(false);
 	});
 });
+
+describe('fnv1a64', () => {
+	/** FNV-1a 64 as its definition reads, in BigInt arithmetic, ASCII letters lowercased. */
+	const reference = (bytes: Uint8Array): bigint => {
+		let hash = 0xcbf29ce484222325n;
+		for (let byte of bytes) {
+			if (byte >= 0x41 && byte <= 0x5a) byte += 0x20;
+			hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+		}
+		return hash;
+	};
+
+	it('matches FNV-1a 64 computed in BigInt arithmetic, and its published values', async () => {
+		const { fnv1a64 } = await import('./blocklist.js');
+		const hash = (bytes: Uint8Array, start = 0, end = bytes.length) => {
+			const out = new BigUint64Array(3);
+			fnv1a64(bytes, start, end, new Uint32Array(out.buffer), 1);
+			expect(out[0]).toBe(0n); // only its own slot written
+			expect(out[2]).toBe(0n);
+			return out[1]!;
+		};
+		const utf8 = (text: string) => new TextEncoder().encode(text);
+		// The FNV authors' test values: "" is the offset basis, "a" and "foobar".
+		expect(hash(utf8(''))).toBe(0xcbf29ce484222325n);
+		expect(hash(utf8('a'))).toBe(0xaf63dc4c8601ec8cn);
+		expect(hash(utf8('foobar'))).toBe(0x85944171f73967e8n);
+		for (let i = 0; i < 500; i++) {
+			const bytes = Uint8Array.from({ length: 1 + (i % 40) }, (_, j) => (i * 131 + j * 977 + (i * j) % 251) & 0xff);
+			expect(hash(bytes), String(bytes)).toBe(reference(bytes));
+		}
+		// Letters compared lowercased, and only the given range hashed.
+		expect(hash(utf8('PassWord123'))).toBe(hash(utf8('password123')));
+		expect(hash(utf8('xx password123 yy'), 3, 14)).toBe(hash(utf8('password123')));
+	});
+});

