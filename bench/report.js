@@ -22,6 +22,8 @@ export const TARGETS = {
 	databaseRatio: 0.9,
 	/** `ours` RSS above floor-layout's after its runs */
 	rssOverLayoutMiB: 10,
+	/** RSS growth of each of ours from the end of the warm-up to the end of the measured runs */
+	rssGrowthMiB: 5,
 	clientBytes: 400,
 	cliMs: 500,
 	regenerateMs: 300
@@ -48,6 +50,8 @@ const BETTER_AUTH_MATCH = {
  * @property {import('./load.js').LoadResult[]} runs
  * @property {{ rps: number, p50: number, p99: number, cpuUsPerRequest: number }} median
  * @property {number} rssMiB  at the end of the last run
+ * @property {number} rssWarmMiB  the server's RSS after the warm-up, before the measured runs
+ * @property {number} served  requests the server answered in the measured runs of both pages
  * @property {{ rps: number, cpu: number }} ratio  to the same kit's floor row for the same page
  * @property {{ rps: import('./stats.js').Spread, cpuUsPerRequest: import('./stats.js').Spread }} spread  of the repetitions
  * @property {{ rps: import('./stats.js').Spread, cpuUs: import('./stats.js').Spread } | null} vsLayout  against the
@@ -118,7 +122,7 @@ export function markdown(r) {
 		''
 	);
 
-	lines.push('| kit | app | page | req/s | × floor | × floor-layout | CPU µs/req | CPU µs over floor-layout | p50 ms | p99 ms | RSS MiB | status codes |');
+	lines.push('| kit | app | page | req/s | × floor | × floor-layout | CPU µs/req | CPU µs over floor-layout | p50 ms | p99 ms | RSS MiB at the end | status codes |');
 	lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 	for (const row of r.rows) {
 		const codes = Object.entries(sumCodes(row.runs)).map(([code, n]) => `${code}×${n}`).join(' ');
@@ -281,6 +285,14 @@ function kitTargets(r, kit, prefix) {
 					}
 				]
 			: [];
+	/** No growth under load: each of ours' RSS after its measured runs against after its warm-up. @type {Target[]} */
+	const steady = r.rows
+		.filter((row) => row.kit === kit && row.page === 'protected' && row.app.startsWith('ours') && row.served > 0)
+		.map((row) => ({
+			target: `${prefix}${row.app}: RSS grows ≤ ${TARGETS.rssGrowthMiB} MiB over the measured runs`,
+			measured: `${fixed(row.rssWarmMiB, 1)} → ${fixed(row.rssMiB, 1)} MiB over ${row.served.toLocaleString('en')} requests`,
+			verdict: verdict(row.rssMiB - row.rssWarmMiB <= TARGETS.rssGrowthMiB)
+		}));
 	/** Each of ours ahead of its matching Better Auth row, in the same repetitions. @type {Target[]} */
 	const betterAuth = Object.entries(BETTER_AUTH_MATCH).flatMap(([app, rival]) => {
 		const ours = find(app, 'protected');
@@ -300,6 +312,7 @@ function kitTargets(r, kit, prefix) {
 		...ratioTarget('ours-idp', 'protected', TARGETS.idpRatio, "ours-idp (the provider's tokens in the JWT)"),
 		...Object.entries(DATABASE_APPS).flatMap(([app, store]) => ratioTarget(app, 'protected', TARGETS.databaseRatio, `database sessions on ${store}`)),
 		...rss,
+		...steady,
 		...betterAuth,
 		{
 			target: `${prefix}no Set-Cookie on authenticated responses unless due`,
