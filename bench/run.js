@@ -24,7 +24,6 @@ import { markdown, save } from './report.js';
 import { median, paired, spread } from './stats.js';
 import { checkProtected, cookieSize, countSetCookies, keptCookie, signIn } from './session.js';
 import { componentBytes } from './size.js';
-import { rssMiB } from './measure.js';
 import { cores, startServer } from './server.js';
 
 const PAGES = /** @type {const} */ (['public', 'protected']);
@@ -167,8 +166,6 @@ try {
 
 	log(`warming up every row for ${SERVER_WARMUP} s`);
 	for (const page of PAGES) for (const i of apps.keys()) await loadRow(i, page, { warmup: 0, duration: SERVER_WARMUP });
-	/** Each server's RSS once warm, to compare with its RSS after every measured run (growth = a leak). */
-	const warmRss = servers.map((server) => rssMiB(server.pid));
 
 	/** @type {Map<string, import('./load.js').LoadResult[]>} */
 	const runs = new Map();
@@ -216,7 +213,7 @@ try {
 						}
 					: null,
 				rssMiB: /** @type {import('./load.js').LoadResult} */ (list.at(-1)).rssMiB,
-				rssWarmMiB: /** @type {number} */ (warmRss[apps.indexOf(app)]),
+				rssFirstMiB: /** @type {import('./load.js').LoadResult} */ (list[0]).rssMiB,
 				served: PAGES.reduce((total, p) => total + (runsOf(app.id, p) ?? []).reduce((sum, x) => sum + x.requests, 0), 0),
 				ratio: { rps: m.rps / floor.rps, cpu: m.cpuUsPerRequest / floor.cpuUsPerRequest }
 			});
