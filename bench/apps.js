@@ -193,13 +193,12 @@ export const KIT_MAJORS = [2, 3];
 export const appId = (kit, name) => `kit${kit}/${name}`;
 
 /**
- * The Node binary and the environment that install, build and serve apps of `kit`: Node 22 from
- * node22() for both majors (see the top of this file).
- * @param {KitMajor} _kit
+ * The Node binary and the environment that install, build and serve the apps: Node 22 from
+ * node22(), for both majors (see the top of this file).
  * @returns {Promise<{ node: string, version: string, env: Record<string, string> | undefined }>}
  *   `version`: `node -v` of that binary, e.g. `'v22.23.3'`
  */
-export async function toolchain(_kit) {
+export async function toolchain() {
 	const { node, version, env } = await node22();
 	return { node, version, env };
 }
@@ -241,7 +240,7 @@ export const DEMO = { email: 'demo@example.com', password: 'correct horse batter
 export async function prepareApp(kit, name, { keep, log }) {
 	const id = appId(kit, name);
 	const fixture = OWN_FIXTURE[name] ?? KITS[kit].fixture;
-	const { node, version: nodeVersion, env: toolEnv } = await toolchain(kit);
+	const { node, version: nodeVersion, env: toolEnv } = await toolchain();
 	const dir = keep ? await freshKeptCopy(fixture, id) : await copyFixture(fixture);
 	log(`${id}: ${dir}`);
 	const database = ON_POSTGRES.has(name) ? await postgresDatabase('bench') : undefined;
@@ -315,7 +314,7 @@ async function setUp(dir, name, { kit, node, toolEnv, databaseUrl, log }) {
  *   milliseconds, process start to exit, one per copy
  */
 export async function timeCli(kit, times) {
-	const { node } = await toolchain(kit);
+	const { node } = await toolchain();
 	/** @type {{ init: number[], regenerate: number[], addProvider: number[] }} */
 	const durations = { init: [], regenerate: [], addProvider: [] };
 	for (let i = 0; i < times; i++) {

@@ -36,7 +36,7 @@ const auth = await fs.readFile(authFile, 'utf8');
 if (!auth.includes("session: { strategy: 'jwt' },")) throw new Error(`${authFile} has no session line to add rateLimit: false after`);
 await fs.writeFile(authFile, auth.replace("session: { strategy: 'jwt' },", "session: { strategy: 'jwt' },\n\t\trateLimit: false,"));
 log('vite build (rate limits off)');
-await build(app.dir, { env: (await toolchain(kit)).env });
+await build(app.dir, { env: (await toolchain()).env });
 
 const server = await startServer(app);
 try {

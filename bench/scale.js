@@ -32,7 +32,7 @@ import { DEMO, KITS, prepareApp } from './apps.js';
 import { load } from './load.js';
 import { cores, startServer } from './server.js';
 import { keptCookie, signIn } from './session.js';
-import { formatSpread, judge, spread } from './stats.js';
+import { formatSpread, judge, quantile, spread } from './stats.js';
 
 const KIT = 3;
 const TARGET_GROWTH = 1.2;
@@ -172,8 +172,6 @@ async function signInTimes(url, origin, users) {
 	return times;
 }
 
-/** @param {number[]} sorted @param {number} p */
-const percentile = (sorted, p) => /** @type {number} */ (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
 
 const pin = cores();
 log('building the CLI (npm run build)');
@@ -229,10 +227,9 @@ for (const store of stores) {
 		lines.push(`## ${store === 'sqlite' ? 'SQLite' : 'PostgreSQL'} (${app.id})`, '');
 		lines.push('| users (and sessions) | seeded in | /protected req/s | CPU µs/req | sign-in ms, median | p90 |', '|---:|---:|---:|---:|---:|---:|');
 		for (const r of results) {
-			const sorted = [...r.signIn].sort((a, b) => a - b);
 			lines.push(
 				`| ${r.size.toLocaleString('en')} | ${(r.seedMs / 1000).toFixed(1)} s | ${formatSpread(spread(r.rps), 0)} | ${formatSpread(spread(r.cpu), 0)} | ` +
-					`${spread(r.signIn).median.toFixed(1)} | ${percentile(sorted, 0.9).toFixed(1)} |`
+					`${spread(r.signIn).median.toFixed(1)} | ${quantile([...r.signIn].sort((a, b) => a - b), 0.9).toFixed(1)} |`
 			);
 		}
 		const smallest = /** @type {(typeof results)[number]} */ (results[0]);

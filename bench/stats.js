@@ -21,7 +21,7 @@
  * @param {number[]} sorted  ascending, not empty
  * @param {number} p
  */
-function quantile(sorted, p) {
+export function quantile(sorted, p) {
 	const h = (sorted.length - 1) * p;
 	const below = /** @type {number} */ (sorted[Math.floor(h)]);
 	const above = /** @type {number} */ (sorted[Math.ceil(h)]);

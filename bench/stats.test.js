@@ -1,6 +1,6 @@
 // @ts-check
 import { describe, expect, it } from 'vitest';
-import { formatSpread, judge, paired, spread } from './stats.js';
+import { formatSpread, judge, paired, quantile, spread } from './stats.js';
 
 describe('spread', () => {
 	it('gives the median and the quartiles, interpolated between ranks, whatever the order', () => {
@@ -12,6 +12,15 @@ describe('spread', () => {
 	it('is the value itself for one value, and NaN for none', () => {
 		expect(spread([42])).toEqual({ median: 42, low: 42, high: 42, n: 1 });
 		expect(spread([]).median).toBeNaN();
+	});
+});
+
+describe('quantile', () => {
+	it('interpolates between the two nearest ranks of sorted values', () => {
+		const sorted = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
+		expect(quantile(sorted, 0)).toBe(10);
+		expect(quantile(sorted, 1)).toBe(100);
+		expect(quantile(sorted, 0.9)).toBeCloseTo(91);
 	});
 });
 

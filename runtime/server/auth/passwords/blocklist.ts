@@ -31,8 +31,8 @@ const encoder = new TextEncoder();
 /**
  * FNV-1a, 64 bits, of `bytes[start, end)` with ASCII letters lowercased, written as the
  * `index`-th 64-bit number of `words`' buffer: its low 32 bits at `words[2 × index]`, its high 32
- * bits after them (little-endian, as on every platform Node runs on) (http://www.isthe.com/chongo/tech/comp/fnv/: offset basis 0xcbf29ce484222325, prime
- * 0x100000001b3). Computed in four 16-bit limbs, so that hashing the list's 437 000 lines
+ * bits after them (little-endian, as on every platform Node runs on). Offset basis
+ * 0xcbf29ce484222325, prime 0x100000001b3 (http://www.isthe.com/chongo/tech/comp/fnv/). Computed in four 16-bit limbs, so that hashing the list's 437 000 lines
  * allocates nothing: a hash object and a digest per line (`createHash`) grew V8's young
  * generation to its largest, and every request the server answered afterwards paid for it in
  * CPU and the process in RSS. Not a cryptographic hash, and it need not be: nothing secret is
