@@ -95,6 +95,11 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 		file: /^src\/routes\/signin\/verify-email\/\+page\.svelte$/,
 		apps: /^\S+ \S*credentials\S* /,
 		why: 'issue 28, pre-hijacked accounts: confirming an address asks for the account’s password (a registrant who is not the owner waits for the owner to confirm), and sends an owner who never signed up to reset it'
+	},
+	{
+		file: /^src\/authorization\.(ts|js)$/,
+		apps: /./,
+		why: 'issue 30, per-request cost: matchesRequestPath is synchronous (the base path needs no config), so the guard calls it without await and a request outside the protected prefixes costs no promise there'
 	}
 ];
 

@@ -847,7 +847,7 @@ describe('planInit: links and redirects under paths.base', () => {
 		const auth = contentOf(plan, 'src/auth.ts')!;
 		expect(auth).toContain("import { resolve } from '$app/paths';");
 		expect(auth).toContain('{ building, getRequestEvent, resolve }');
-		expect(contentOf(plan, 'src/authorization.ts')).toContain('if (await matchesRequestPath(event, protectedPrefixes)) await requireSession(event);');
+		expect(contentOf(plan, 'src/authorization.ts')).toContain('if (matchesRequestPath(event, protectedPrefixes)) await requireSession(event);');
 	});
 
 	it('keeps plain paths, and no $app/paths import, on a SvelteKit 2 older than 2.26 (no resolve there)', async () => {

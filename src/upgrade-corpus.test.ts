@@ -54,8 +54,8 @@ async function newApp(fixture: string, args: string[]): Promise<Record<string, s
 	return out;
 }
 
-/** The generated files a user owns once written (the pages, src/auth): merged on regenerate. */
-const isMerged = (file: string) => /^src\/(routes\/|auth\.[jt]s$)/.test(file);
+/** The generated files a user owns once written (the pages, src/auth, src/authorization): merged on regenerate. */
+const isMerged = (file: string) => /^src\/(routes\/|(auth|authorization)\.[jt]s$)/.test(file);
 
 /** Every file of the app, app-relative, with its text. */
 async function files(app: string): Promise<Record<string, string>> {

@@ -111,6 +111,8 @@ export function SvelteKitAuth(
 ): SvelteKitAuthResult {
 	useRequestEvent(app.getRequestEvent);
 	let getConfig: GetConfig;
+	/** The config once resolved, when it is the same for every request (an object): read without a promise. */
+	let ready: ResolvedConfig | undefined;
 	if (typeof config === 'function') {
 		// Once per request: handle, locals.auth() and the actions share it.
 		const perRequest = new WeakMap<RequestEvent, Promise<ResolvedConfig>>();
@@ -123,9 +125,12 @@ export function SvelteKitAuth(
 	} else {
 		// SvelteKit imports server modules while building, without the runtime environment: then
 		// checked at the first request. One promise for every call: each request asks several times.
-		let resolved: Promise<ResolvedConfig> | undefined = app.building ? undefined : Promise.resolve(resolveConfig(config, app.resolve));
-		getConfig = () => (resolved ??= new Promise((settle) => settle(resolveConfig(config, app.resolve))));
+		if (!app.building) ready = resolveConfig(config, app.resolve);
+		let resolved: Promise<ResolvedConfig> | undefined = ready && Promise.resolve(ready);
+		getConfig = () => (resolved ??= new Promise<ResolvedConfig>((settle) => settle(resolveConfig(config, app.resolve))).then((done) => (ready = done)));
 	}
+	/** What the guards need of this handle ({@link registerRequest}): one object for every request. */
+	const requestAuth = { getConfig, resolve: app.resolve };
 
 	/** A provider's route (an OAuth callback: a 303; passkey options: JSON) is answered by its flow; any other path goes on to the app. */
 	const routeOrResolve: Handle = async ({ event, resolve }) => {
@@ -157,17 +162,27 @@ export function SvelteKitAuth(
 			() => response
 		);
 
-	const handle: Handle = async (input) => {
+	/** The request, answered: a refused cross-site write, a provider's route or the app's page, with the auth-page headers. */
+	const answer = async (input: Parameters<Handle>[0]): Promise<Response> => {
 		const { event, resolve } = input;
-		let session: Promise<Session | null> | undefined;
-		const locals = event.locals as { auth?: () => Promise<Session | null> };
-		locals.auth = () => (session ??= getConfig(event).then((resolved) => readSession(event, resolved)));
-		registerRequest(locals, getConfig);
-		// Checked before awaiting anything: most requests are not cross-site writes, and cost no promise here.
 		const refused = isCrossSiteWrite(event.request) ? await refuseCrossSite(event) : undefined;
 		if (refused) return refused;
-		const response = await (PROVIDER_ROUTE_PATH.test(event.url.pathname) ? routeOrResolve(input) : resolve(event));
-		return withHeaders(event, response);
+		return withHeaders(event, await (PROVIDER_ROUTE_PATH.test(event.url.pathname) ? routeOrResolve(input) : resolve(event)));
+	};
+
+	const handle: Handle = (input) => {
+		const { event, resolve } = input;
+		let session: Promise<Session | null> | undefined;
+		registerRequest(
+			event.locals,
+			() => (session ??= ready ? readSession(event, ready) : getConfig(event).then((resolved) => readSession(event, resolved))),
+			requestAuth
+		);
+		// Most requests (a page, with the config resolved, no cross-site write, no provider route)
+		// go straight to the app: no promise of ours, and the auth-page headers decided up front.
+		if (!ready || isCrossSiteWrite(event.request) || PROVIDER_ROUTE_PATH.test(event.url.pathname)) return answer(input);
+		const path = authPathOf(event.url, ready);
+		return path ? Promise.resolve(resolve(event)).then((response) => withAuthHeaders(response, path)) : resolve(event);
 	};
 
 	const getProviders = async (event: RequestEvent): Promise<AppProvider[]> => {

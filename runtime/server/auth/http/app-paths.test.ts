@@ -90,10 +90,10 @@ describe('an app under paths.base', () => {
 	it('matches protected prefixes inside the base, and not paths outside it', async () => {
 		const { auth } = baseApp();
 		const under = await handled(auth, 'http://localhost/base/account/x');
-		expect(await matchesRequestPath(under, ['/account'])).toBe(true);
-		expect(await matchesRequestPath(await handled(auth, 'http://localhost/base/%61ccount'), ['/account'])).toBe(true);
-		expect(await matchesRequestPath(await handled(auth, 'http://localhost/base/public'), ['/account'])).toBe(false);
-		expect(await matchesRequestPath(await handled(auth, 'http://localhost/account'), ['/account'])).toBe(false);
+		expect(matchesRequestPath(under, ['/account'])).toBe(true);
+		expect(matchesRequestPath(await handled(auth, 'http://localhost/base/%61ccount'), ['/account'])).toBe(true);
+		expect(matchesRequestPath(await handled(auth, 'http://localhost/base/public'), ['/account'])).toBe(false);
+		expect(matchesRequestPath(await handled(auth, 'http://localhost/account'), ['/account'])).toBe(false);
 	});
 
 	it('sends a signed-in user to the base home by default, and to a callbackUrl inside the base', async () => {

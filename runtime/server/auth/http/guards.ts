@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../../auth/types.js';
-import { appBase } from './app-paths.js';
+import { appBase, type AppResolve } from './app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import { matchesPathPrefix } from './redirects.js';
 
@@ -9,16 +9,36 @@ import { matchesPathPrefix } from './redirects.js';
 export type SignedInSession = Session & { user: User };
 
 /**
- * The config of the auth handle a request passed through (for the sign-in page's path), keyed
- * by the request's `locals`: one object per request, which `getRequestEvent()` hands back too.
+ * What the auth handle that a request passed through leaves for the guards: its config getter and
+ * the app's `resolve` (the source of `paths.base`, which needs no config).
  */
-const configs = new WeakMap<object, (event: RequestEvent) => Promise<ResolvedConfig>>();
+export interface RequestAuth {
+	getConfig(event: RequestEvent): Promise<ResolvedConfig>;
+	resolve?: AppResolve;
+}
+
+const HANDLE = Symbol('create-auth handle');
+/** `locals.auth`, which carries its handle's {@link RequestAuth} under a key no app code sees. */
+type LocalsAuth = (() => Promise<Session | null>) & { [HANDLE]?: RequestAuth };
+
 /** The app's `getRequestEvent` (from `$app/server`), handed in by `SvelteKitAuth`. */
 let currentRequestEvent: (() => RequestEvent) | undefined;
 
-/** Called by the auth handle for each request, with its instance's config getter (no allocation per request). */
-export function registerRequest(locals: object, getConfig: (event: RequestEvent) => Promise<ResolvedConfig>): void {
-	configs.set(locals, getConfig);
+/**
+ * Called by the auth handle for each request: sets `locals.auth` to `auth`, marked as its
+ * handle's (`handle`, one object per handle). A property of the function rather than a WeakMap
+ * entry keyed by `locals`: the entry cost ~2 µs per request (an ephemeron for the GC to trace).
+ */
+export function registerRequest(locals: object, auth: () => Promise<Session | null>, handle: RequestAuth): void {
+	(auth as LocalsAuth)[HANDLE] = handle;
+	(locals as { auth?: LocalsAuth }).auth = auth;
+}
+
+/** `locals.auth` of a request and its handle, when the auth handle set them. */
+function requestAuth(event: RequestEvent): { auth: LocalsAuth; handle: RequestAuth } | undefined {
+	const auth = (event.locals as { auth?: LocalsAuth }).auth;
+	const handle = auth?.[HANDLE];
+	return handle ? { auth: auth!, handle } : undefined;
 }
 
 /**
@@ -26,9 +46,9 @@ export function registerRequest(locals: object, getConfig: (event: RequestEvent)
  * @throws {Error} it did not pass through one (`hooks.server.ts` does not export the handle).
  */
 export function requestConfig(event: RequestEvent): Promise<ResolvedConfig> {
-	const getConfig = configs.get(event.locals);
-	if (!getConfig) throw new Error('This request did not pass through the auth handle; export it from src/hooks.server.');
-	return getConfig(event);
+	const found = requestAuth(event);
+	if (!found) throw new Error('This request did not pass through the auth handle; export it from src/hooks.server.');
+	return found.handle.getConfig(event);
 }
 
 /** Called by `SvelteKitAuth` with the app's `getRequestEvent`. */
@@ -67,14 +87,13 @@ export function isNavigation(event: RequestEvent): boolean {
  */
 export async function requireSession(event?: RequestEvent): Promise<SignedInSession> {
 	const current = event ?? currentEvent();
-	const getConfig = configs.get(current.locals);
-	const auth = (current.locals as { auth?: () => Promise<Session | null> }).auth;
-	if (!getConfig || !auth) throw new Error('requireSession(): this request did not pass through the auth handle; export it from src/hooks.server.');
-	const session = await auth();
+	const found = requestAuth(current);
+	if (!found) throw new Error('requireSession(): this request did not pass through the auth handle; export it from src/hooks.server.');
+	const session = await found.auth();
 	if (session?.user) return session as SignedInSession;
 	if (!isNavigation(current)) error(401, 'Sign in to continue.');
 	const callbackUrl = current.url.pathname + current.url.search;
-	const config = await getConfig(current);
+	const config = await found.handle.getConfig(current);
 	redirect(303, `${appBase(current.url, config)}${config.pages.signIn}?callbackUrl=${encodeURIComponent(callbackUrl)}`);
 }
 
@@ -82,12 +101,14 @@ export async function requireSession(event?: RequestEvent): Promise<SignedInSess
  * Whether the request's path is one of `prefixes` or below it ({@link matchesPathPrefix}), with
  * SvelteKit's `paths.base` taken off first: the prefixes are paths inside the app (`/account`),
  * as routes are written, and `/base/account` matches `/account` in an app served under `/base`.
+ * Synchronous (it needs no config, so the guard costs an unprotected request no promise); code
+ * written for 0.2.0, which returned a promise, still works (`await` of a boolean is the boolean).
  * @throws {Error} the request did not pass through the auth handle (`hooks.server.ts`).
  */
-export async function matchesRequestPath(event: RequestEvent, prefixes: readonly string[]): Promise<boolean> {
-	const getConfig = configs.get(event.locals);
-	if (!getConfig) throw new Error('matchesRequestPath(): this request did not pass through the auth handle; export it from src/hooks.server.');
-	return matchesPathPrefix(event.url.pathname, prefixes, appBase(event.url, await getConfig(event)));
+export function matchesRequestPath(event: RequestEvent, prefixes: readonly string[]): boolean {
+	const found = requestAuth(event);
+	if (!found) throw new Error('matchesRequestPath(): this request did not pass through the auth handle; export it from src/hooks.server.');
+	return matchesPathPrefix(event.url.pathname, prefixes, appBase(event.url, found.handle));
 }
 
 /** {@link requireSession}'s user. Same answers and errors. */

@@ -13,6 +13,8 @@
  *   (`storedSessionKey`), which cookie values may be tokens stored raw before 0.2.0, and which
  *   have a stored key's shape (`isStoredSessionKey`).
  * - `cache.ts` — the per-process cache of database sessions (`session.cacheMaxAge`).
+ * - `address-checks.ts` — when this process last checked a JWT session's unproven address, by
+ *   cookie value, so a client that ignores the re-issued cookie is not checked on every request.
  * - `refresh.ts` — `refreshAccessToken` / `refreshTokenGrant` for a JWT session's access
  *   token, through the provider's flow (no OAuth code here).
  *
@@ -22,7 +24,7 @@
  */
 export { SessionCache, sessionCacheFor } from './cache.js';
 export { authCookie, deleteChunkedCookie, getChunkedCookie, setChunkedCookie, type CookieOptions } from './cookies.js';
-export { decodeToken, encodeToken, seal, unseal } from './jwt.js';
+export { cachedToken, decodeToken, encodeToken, seal, unseal } from './jwt.js';
 export { refreshAccessToken, refreshTokenGrant, type TokenFields } from './refresh.js';
 export {
 	deleteSessionCookie,

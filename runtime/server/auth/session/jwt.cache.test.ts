@@ -1,6 +1,6 @@
 import * as jose from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { decodeToken, encodeToken } from './jwt.js';
+import { cachedToken, decodeToken, encodeToken } from './jwt.js';
 
 // Counts real decryptions while keeping jose's behaviour.
 vi.mock('jose', async (original) => {
@@ -43,5 +43,18 @@ describe('decodeToken cache', () => {
 		const jwe = await encodeToken({ sub: 'cached-4' }, secret, 3600, now);
 		expect(await decodeToken(jwe, [secret])).not.toBeNull();
 		expect(await decodeToken(jwe, ['d'.repeat(32)])).toBeNull();
+	});
+
+	it('cachedToken answers without a promise only for a value decrypted before, under a configured secret', async () => {
+		const jwe = await encodeToken({ sub: 'cached-5' }, secret, 60, now);
+		expect(cachedToken(jwe, [secret])).toBeUndefined();
+		await decodeToken(jwe, [secret]);
+		const first = cachedToken(jwe, [secret])!;
+		expect(first).toMatchObject({ sub: 'cached-5' });
+		first.sub = 'someone-else';
+		expect(cachedToken(jwe, [secret])).toMatchObject({ sub: 'cached-5' });
+		expect(cachedToken(jwe, ['d'.repeat(32)])).toBeUndefined();
+		vi.setSystemTime((now + 75) * 1000);
+		expect(cachedToken(jwe, [secret])).toBeNull();
 	});
 });

@@ -107,6 +107,21 @@ export function encodeToken(token: JWT, secret: string, maxAge: number, now: num
  * setting `token.x`, may change its claims.
  */
 export async function decodeToken(value: string, secrets: readonly string[]): Promise<JWT | null> {
+	const cached = cachedToken(value, secrets);
+	if (cached !== undefined) return cached;
+	const opened = await open<JWT>(value, secrets, SESSION_SALT);
+	if (!opened) return null;
+	remember(opened.secret, value, opened.payload);
+	return { ...opened.payload };
+}
+
+/**
+ * {@link decodeToken}'s answer without a promise when this process has decrypted `value` before
+ * under one of `secrets`: a fresh copy of its claims, or null once it has expired; undefined
+ * when it has not (then only `decodeToken` can tell). `locals.auth()` reads a repeat visitor's
+ * cookie through this.
+ */
+export function cachedToken(value: string, secrets: readonly string[]): JWT | null | undefined {
 	for (const secret of secrets) {
 		const hit = decoded.get(secret)?.get(value);
 		if (!hit) continue;
@@ -116,8 +131,5 @@ export async function decodeToken(value: string, secrets: readonly string[]): Pr
 		}
 		return { ...hit };
 	}
-	const opened = await open<JWT>(value, secrets, SESSION_SALT);
-	if (!opened) return null;
-	remember(opened.secret, value, opened.payload);
-	return { ...opened.payload };
+	return undefined;
 }

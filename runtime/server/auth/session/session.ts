@@ -7,7 +7,8 @@ import type { Account, Callbacks, JWT, ResolvedConfig } from '../config.js';
 import { authCookie, deleteChunkedCookie, getRenamedChunkedCookie, setChunkedCookie } from './cookies.js';
 import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from '../errors.js';
 import { adapterMethod, need } from '../adapters/methods.js';
-import { decodeToken, encodeToken } from './jwt.js';
+import { forgetAddressCheck, lastAddressCheck, rememberAddressCheck } from './address-checks.js';
+import { cachedToken, decodeToken, encodeToken } from './jwt.js';
 import { isLegacySessionToken, storedSessionKey } from './stored-key.js';
 import type { Profile } from '../providers/types.js';
 import type { PreviousIdentity, PreviousSessionContext } from '../switch/types.js';
@@ -100,13 +101,17 @@ export async function readSession(context: SessionContext, config: ResolvedConfi
 export const ADDRESS_CHECK_SECONDS = 60;
 
 async function readJwtSession(context: SessionContext, config: ResolvedConfig, value: string): Promise<Session | null> {
-	const token = await decodeToken(value, config.secrets);
+	// A cookie this process has decrypted before costs no promise.
+	const cached = cachedToken(value, config.secrets);
+	const token = cached === undefined ? await decodeToken(value, config.secrets) : cached;
 	if (!token) return null;
 	const now = epochSeconds();
-	const check = token.email_verified === false && typeof token.sub === 'string' && config.adapter && now - (token.iat ?? 0) >= ADDRESS_CHECK_SECONDS;
+	const checked = Math.max(token.iat ?? 0, lastAddressCheck(value));
+	const check = token.email_verified === false && typeof token.sub === 'string' && config.adapter && now - checked >= ADDRESS_CHECK_SECONDS;
 	if (check) {
 		const user = await need(config, 'getUser')(token.sub as string);
 		if (!user || user.emailVerified) return null;
+		rememberAddressCheck(value, now);
 	}
 	const next = config.callbacks.jwt ? await config.callbacks.jwt({ token }) : token;
 	if (!next) return null;
@@ -311,6 +316,7 @@ export async function endSession(context: SessionContext, config: ResolvedConfig
 	// A previous library's session not read yet (no page asked for the session) ends too.
 	for (const reader of config.previousSessions ?? []) await (await reader.read(previousContext(context, config)))?.retire();
 	const value = deleteSessionCookie(context, config);
+	if (value && config.strategy === 'jwt') forgetAddressCheck(value);
 	if (!value || config.strategy !== 'database') return;
 	config.sessionCache?.delete(value);
 	await need(config, 'deleteSession')(storedSessionKey(value));
