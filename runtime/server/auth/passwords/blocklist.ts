@@ -1,8 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { PASSWORD_MIN_LENGTH_FLOOR } from '../config.js';
 
 /**
@@ -79,49 +78,113 @@ function codePoints(text: string): number {
 	return count;
 }
 
+/** Fingerprints gathered in blocks of this many (512 KB each), so no array is ever grown by copying. */
+const BLOCK = 65_536;
+
 /**
- * Reads the list into its {@link Fingerprints}, a line at a time and, for the ASCII lines (all
- * but a few hundred), without making a string: their {@link blocklistKey} is the line itself with
- * its letters lowercased (NFKC leaves ASCII as it is), which {@link fnv1a64} does as it hashes.
- * So reading the list leaves V8's heap (and the server's RSS) as it found it.
+ * Takes the list's lines one at a time and gathers the fingerprints of those long enough to
+ * matter. For the ASCII lines (all but a few hundred), no string is made: their
+ * {@link blocklistKey} is the line itself with its letters lowercased (NFKC leaves ASCII as it
+ * is), which {@link fnv1a64} does as it hashes.
  */
-async function load(): Promise<Fingerprints> {
-	const file = createRequire(import.meta.url).resolve(LIST_FILE);
-	const bytes = await promisify(gunzip)(await readFile(file));
-	let lines = 1;
-	for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) lines++;
-	const found = new BigUint64Array(lines);
-	const words = new Uint32Array(found.buffer);
-	let count = 0;
-	for (let start = 0; start <= bytes.length; ) {
-		const newline = bytes.indexOf(NEWLINE, start);
-		const next = newline === -1 ? bytes.length + 1 : newline + 1;
-		let end = newline === -1 ? bytes.length : newline;
+class Gatherer {
+	readonly #blocks: BigUint64Array[] = [];
+	count = 0;
+	#block = new BigUint64Array(0);
+	#words = new Uint32Array(0);
+
+	/** The line `bytes[start, end)`, without its newline. */
+	line(bytes: Uint8Array, start: number, end: number): void {
 		while (start < end && isSpace(bytes[start]!)) start++;
 		while (end > start && isSpace(bytes[end - 1]!)) end--;
 		let ascii = true;
 		for (let i = start; i < end && ascii; i++) ascii = bytes[i]! < 0x80;
 		// Shorter entries can never match: no new password is shorter than the floor.
 		if (ascii) {
-			if (end - start >= PASSWORD_MIN_LENGTH_FLOOR) fnv1a64(bytes, start, end, words, count++);
+			if (end - start < PASSWORD_MIN_LENGTH_FLOOR) return;
+			const index = this.#next();
+			fnv1a64(bytes, start, end, this.#words, index);
 		} else {
-			const key = blocklistKey(bytes.toString('utf8', start, end).trim());
-			if (codePoints(key) >= PASSWORD_MIN_LENGTH_FLOOR) found[count++] = fingerprint(key);
+			const key = blocklistKey(decoder.decode(bytes.subarray(start, end)).trim());
+			if (codePoints(key) < PASSWORD_MIN_LENGTH_FLOOR) return;
+			const index = this.#next();
+			this.#block[index] = fingerprint(key);
 		}
-		start = next;
 	}
-	found.subarray(0, count).sort();
-	// Duplicates dropped comparing 32-bit words: reading the 64-bit entries would make a BigInt each.
-	let unique = 0;
-	for (let index = 0; index < count; index++) {
-		const low = words[2 * index]!;
-		const high = words[2 * index + 1]!;
-		if (unique > 0 && words[2 * unique - 2] === low && words[2 * unique - 1] === high) continue;
-		words[2 * unique] = low;
-		words[2 * unique + 1] = high;
-		unique++;
+
+	/** Where the next fingerprint goes: its index in the current block, a new one when the last is full. */
+	#next(): number {
+		const index = this.count++ % BLOCK;
+		if (index === 0) {
+			this.#block = new BigUint64Array(BLOCK);
+			this.#words = new Uint32Array(this.#block.buffer);
+			this.#blocks.push(this.#block);
+		}
+		return index;
 	}
-	return found.slice(0, unique);
+
+	/** The fingerprints, sorted, without duplicates. */
+	sorted(): Fingerprints {
+		const all = new BigUint64Array(this.count);
+		this.#blocks.forEach((block, i) => all.set(block.subarray(0, Math.min(BLOCK, this.count - i * BLOCK)), i * BLOCK));
+		this.#blocks.length = 0;
+		all.sort();
+		// Duplicates dropped comparing 32-bit words: reading the 64-bit entries would make a BigInt each.
+		const words = new Uint32Array(all.buffer);
+		let unique = 0;
+		for (let index = 0; index < all.length; index++) {
+			const low = words[2 * index]!;
+			const high = words[2 * index + 1]!;
+			if (unique > 0 && words[2 * unique - 2] === low && words[2 * unique - 1] === high) continue;
+			words[2 * unique] = low;
+			words[2 * unique + 1] = high;
+			unique++;
+		}
+		return all.subarray(0, unique);
+	}
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Reads the list into its {@link Fingerprints} as it is decompressed, a chunk at a time (16 KB):
+ * neither the file (1.7 MB) nor its text (3.7 MB) is ever held whole, and no string is made per
+ * line, so reading the list leaves V8's heap, and the server's RSS, nearly as it found them.
+ */
+async function load(): Promise<Fingerprints> {
+	const file = createRequire(import.meta.url).resolve(LIST_FILE);
+	const gatherer = new Gatherer();
+	/** The start of a line the previous chunk ended in the middle of. */
+	let partial: Uint8Array = new Uint8Array(256);
+	let partialLength = 0;
+	for await (const chunk of createReadStream(file).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+		let start = 0;
+		for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
+			if (partialLength === 0) {
+				gatherer.line(chunk, start, newline);
+			} else {
+				partial = append(partial, partialLength, chunk.subarray(start, newline));
+				gatherer.line(partial, 0, partialLength + newline - start);
+				partialLength = 0;
+			}
+			start = newline + 1;
+		}
+		partial = append(partial, partialLength, chunk.subarray(start));
+		partialLength += chunk.length - start;
+	}
+	if (partialLength > 0) gatherer.line(partial, 0, partialLength);
+	return gatherer.sorted();
+}
+
+/** `buffer` with `bytes` written at `length`, grown (doubled) when they do not fit. */
+function append(buffer: Uint8Array, length: number, bytes: Uint8Array): Uint8Array {
+	let out = buffer;
+	if (length + bytes.length > buffer.length) {
+		out = new Uint8Array(Math.max(buffer.length * 2, length + bytes.length));
+		out.set(buffer.subarray(0, length));
+	}
+	out.set(bytes, length);
+	return out;
 }
 
 /** Whether the sorted `list` holds `value` (binary search). */
