@@ -3,9 +3,11 @@
  * `npm run bench` — floor vs ours (credentials and idp sessions) vs Auth.js, side by side, on
  * SvelteKit 2 and 3. See bench/README.md.
  *
- *   node bench/run.js [--quick] [--keep] [--kit 2|3]… [--app <app>]… [--profile kit<major>/<app>:<page>]…
+ *   node bench/run.js [--quick] [--repetitions <n>] [--keep] [--kit 2|3]… [--app <app>]… [--profile kit<major>/<app>:<page>]…
  *
  * --quick    1 repetition, 1 s warm-up, 3 s measured (for iterating; not for conclusions)
+ * --repetitions <n>  that many interleaved repetitions instead (e.g. `--quick --repetitions 5`:
+ *            short runs, paired figures with a spread)
  * --keep     build the apps in <tmpdir>/create-auth-e2e-bench-kit<major>-<app> and leave them
  *            there; the next --keep run reuses their node_modules
  * --kit      only these SvelteKit majors (default: 2 and 3)
@@ -35,6 +37,7 @@ const PROFILE_TOP = 15;
 const { values: flags } = parseArgs({
 	options: {
 		quick: { type: 'boolean', default: false },
+		repetitions: { type: 'string' },
 		keep: { type: 'boolean', default: false },
 		kit: { type: 'string', multiple: true, default: KIT_MAJORS.map(String) },
 		app: { type: 'string', multiple: true, default: [] },
@@ -53,6 +56,10 @@ const plan = kits.flatMap((kit) => KITS[kit].apps.filter(chosen).map((name) => (
 // Many short repetitions rather than a few long ones: this machine's speed drifts over minutes,
 // and each repetition loads every row back to back, so figures paired per repetition cancel it.
 const timing = flags.quick ? { warmup: 1, duration: 3, repetitions: 1 } : { warmup: 2, duration: 5, repetitions: 7 };
+if (flags.repetitions !== undefined) {
+	timing.repetitions = Number(flags.repetitions);
+	if (!Number.isInteger(timing.repetitions) || timing.repetitions < 1) throw new Error(`--repetitions ${flags.repetitions}: expected a whole number from 1`);
+}
 /** Seconds of load on each row of a fresh server before any measurement (JIT warm-up), discarded. */
 const SERVER_WARMUP = flags.quick ? 2 : 5;
 const profiles = (flags.profile ?? []).map((spec) => {
