@@ -68,12 +68,28 @@ export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please tr
  * @throws SvelteKit's `error(503)` when the adapter fails while reading a database session (the
  *   store is down): logged as {@link AdapterError}; the cookie is kept, so the session is back
  *   once the store is.
+ * Reads without a promise of its own when it can: no cookie (and no `previousSessions`), or a
+ * JWT cookie this process decrypted before with nothing due and no callbacks ({@link jwtSessionAtOnce}).
  * @see create-auth docs/api.md#session-strategies (rules 1-4)
  */
-export async function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
-	const value = getCookie(context, config);
+export function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
+	let value: string | undefined;
+	let atOnce: Session | undefined;
+	try {
+		value = getCookie(context, config);
+		atOnce = value && config.strategy === 'jwt' ? jwtSessionAtOnce(config, value) : undefined;
+	} catch (err) {
+		return Promise.reject(err);
+	}
 	// No cookie of ours: only an app that lists previousSessions looks further (rule 7).
-	if (!value && !config.previousSessions) return null;
+	if (!value && !config.previousSessions) return NO_SESSION;
+	return atOnce ? Promise.resolve(atOnce) : readSessionFrom(context, config, value);
+}
+
+/** Every request without a session shares this settled promise. */
+const NO_SESSION: Promise<null> = Promise.resolve(null);
+
+async function readSessionFrom(context: SessionContext, config: ResolvedConfig, value: string | undefined): Promise<Session | null> {
 	try {
 		const session = !value
 			? await readPreviousSession(context, config)
@@ -100,14 +116,34 @@ export async function readSession(context: SessionContext, config: ResolvedConfi
  */
 export const ADDRESS_CHECK_SECONDS = 60;
 
+/** Whether the unproven address of the session in cookie `value` is due to be checked at `now` (epoch seconds). */
+function addressCheckDue(config: ResolvedConfig, token: JWT, value: string, now: number): boolean {
+	if (token.email_verified !== false || typeof token.sub !== 'string' || !config.adapter) return false;
+	return now - Math.max(token.iat ?? 0, lastAddressCheck(value)) >= ADDRESS_CHECK_SECONDS;
+}
+
+/** The session of claims `token`, which expires at `exp` (epoch seconds). */
+const jwtSession = (token: JWT, exp: number): Session => ({ user: toSessionUser(token), expires: new Date(exp * 1000).toISOString() });
+
+/**
+ * {@link readJwtSession}'s answer when it needs no promise: the cookie was decrypted before by
+ * this process and has not expired, neither an address check nor a re-issue is due, and the app
+ * has no `jwt` or `session` callback. Undefined otherwise (then `readJwtSession` decides).
+ */
+function jwtSessionAtOnce(config: ResolvedConfig, value: string): Session | undefined {
+	if (config.callbacks.jwt || config.callbacks.session) return undefined;
+	const token = cachedToken(value, config.secrets);
+	if (!token) return undefined;
+	const now = epochSeconds();
+	if (addressCheckDue(config, token, value, now) || now - (token.iat ?? 0) > config.updateAge) return undefined;
+	return jwtSession(token, token.exp ?? now);
+}
+
 async function readJwtSession(context: SessionContext, config: ResolvedConfig, value: string): Promise<Session | null> {
-	// A cookie this process has decrypted before costs no promise.
-	const cached = cachedToken(value, config.secrets);
-	const token = cached === undefined ? await decodeToken(value, config.secrets) : cached;
+	const token = await decodeToken(value, config.secrets);
 	if (!token) return null;
 	const now = epochSeconds();
-	const checked = Math.max(token.iat ?? 0, lastAddressCheck(value));
-	const check = token.email_verified === false && typeof token.sub === 'string' && config.adapter && now - checked >= ADDRESS_CHECK_SECONDS;
+	const check = addressCheckDue(config, token, value, now);
 	if (check) {
 		const user = await need(config, 'getUser')(token.sub as string);
 		if (!user || user.emailVerified) return null;
@@ -121,7 +157,7 @@ async function readJwtSession(context: SessionContext, config: ResolvedConfig, v
 		setCookie(context, config, await encodeToken(next, config.secrets[0]!, config.maxAge, now), config.maxAge);
 		exp = now + config.maxAge;
 	}
-	const session: Session = { user: toSessionUser(next), expires: new Date(exp * 1000).toISOString() };
+	const session = jwtSession(next, exp);
 	return config.callbacks.session ? config.callbacks.session({ session, token: next }) : session;
 }
 
