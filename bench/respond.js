@@ -12,6 +12,7 @@
  * (`POST /signup`, `POST /signin`, through the same `respond`); the session cookie is then sent
  * with every request. Exits 0 once every answer was 200, 1 otherwise.
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -21,6 +22,9 @@ if (!dir || !page || !origin || warmup === undefined || measured === undefined) 
 }
 process.env.ORIGIN = origin;
 process.chdir(dir);
+// A fresh SQLite file each run: a sign-up that finds its user from the last run would skip the
+// password hashing, and the runs `bench/instructions.js` subtracts would differ by more than the requests.
+for (const suffix of ['', '-wal', '-shm']) if (process.env.AUTH_SQLITE_FILE) rmSync(path.resolve(dir, process.env.AUTH_SQLITE_FILE + suffix), { force: true });
 // handler.js initialises the server (server.init with process.env) when imported.
 await import(pathToFileURL(path.join(dir, 'build', 'handler.js')).href);
 const { server } = await import(pathToFileURL(path.join(dir, 'build', 'adapter-node.js')).href);
