@@ -65,11 +65,11 @@ export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please tr
  * cookie. Re-issues the cookie only when due: issued over `updateAge` ago, or a `jwt`
  * callback returned a new object. Errors thrown by callbacks are logged; the result is null.
  * Without a cookie of ours, the `previousSessions` readers are asked (see {@link readPreviousSession}).
+ * Reads without a promise of its own when it can: no cookie (and no `previousSessions`), or a
+ * JWT cookie this process decrypted before with nothing due and no callbacks ({@link jwtSessionAtOnce}).
  * @throws SvelteKit's `error(503)` when the adapter fails while reading a database session (the
  *   store is down): logged as {@link AdapterError}; the cookie is kept, so the session is back
  *   once the store is.
- * Reads without a promise of its own when it can: no cookie (and no `previousSessions`), or a
- * JWT cookie this process decrypted before with nothing due and no callbacks ({@link jwtSessionAtOnce}).
  * @see create-auth docs/api.md#session-strategies (rules 1-4)
  */
 export function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
