@@ -130,7 +130,7 @@ export function SvelteKitAuth(
 		getConfig = () => (resolved ??= new Promise<ResolvedConfig>((settle) => settle(resolveConfig(config, app.resolve))).then((done) => (ready = done)));
 	}
 	/** What the guards need of this handle ({@link registerRequest}): one object for every request. */
-	const requestAuth = { getConfig, resolve: app.resolve };
+	const forGuards = { getConfig, resolve: app.resolve };
 
 	/** A provider's route (an OAuth callback: a 303; passkey options: JSON) is answered by its flow; any other path goes on to the app. */
 	const routeOrResolve: Handle = async ({ event, resolve }) => {
@@ -176,7 +176,7 @@ export function SvelteKitAuth(
 		registerRequest(
 			event.locals,
 			() => (session ??= ready ? readSession(event, ready) : getConfig(event).then((resolved) => readSession(event, resolved))),
-			requestAuth
+			forGuards
 		);
 		// Most requests (a page, with the config resolved, no cross-site write, no provider route)
 		// go straight to the app: no promise of ours, and the auth-page headers decided up front.

@@ -78,6 +78,8 @@ function codePoints(text: string): number {
 	return count;
 }
 
+const decoder = new TextDecoder();
+
 /** Fingerprints gathered in blocks of this many (512 KB each), so no array is ever grown by copying. */
 const BLOCK = 65_536;
 
@@ -144,7 +146,6 @@ class Gatherer {
 	}
 }
 
-const decoder = new TextDecoder();
 
 /**
  * Reads the list into its {@link Fingerprints} as it is decompressed, a chunk at a time (16 KB):

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryAdapter } from '../adapters/memory.js';
 import { resolveConfig } from '../config.js';
+import { freezeDate } from '../../../test/clock.js';
 import { Jar } from '../../../test/event.js';
 import { ADDRESS_CHECKS_MAX, lastAddressCheck, rememberAddressCheck } from './address-checks.js';
 import { encodeToken } from './jwt.js';
@@ -28,11 +29,7 @@ async function replay(config: ReturnType<typeof resolveConfig>, value: string) {
 	return { session, reissued: jar.setSince(0).includes('auth.session-token') };
 }
 
-beforeEach(() => {
-	vi.useFakeTimers();
-	vi.setSystemTime(start * 1000);
-});
-afterEach(() => vi.useRealTimers());
+beforeEach(() => freezeDate('2026-11-28T10:00:00Z'));
 
 describe('address checks of unproven JWT sessions, per process', () => {
 	it('a client that ignores Set-Cookie is checked once per ADDRESS_CHECK_SECONDS, not on every request', async () => {

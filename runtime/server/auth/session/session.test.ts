@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resolveConfig, type SvelteKitAuthConfig } from '../config.js';
+import { freezeDate } from '../../../test/clock.js';
 import { Jar } from '../../../test/event.js';
 import { decodeToken, encodeToken } from './jwt.js';
 import { readSession } from './session.js';
@@ -24,11 +25,7 @@ async function read(value: string, options: Partial<SvelteKitAuthConfig> = {}) {
 	return { session, writes: jar.writes.map((write) => `${write.name}=${write.value ? 'value' : ''}`) };
 }
 
-beforeEach(() => {
-	vi.useFakeTimers();
-	vi.setSystemTime(start * 1000);
-});
-afterEach(() => vi.useRealTimers());
+beforeEach(() => freezeDate('2026-11-28T12:00:00Z'));
 
 describe('readSession of a cookie this process has read before', () => {
 	it('answers a fresh session object each time, as the full read does, and sets nothing', async () => {
