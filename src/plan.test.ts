@@ -99,6 +99,7 @@ describe('planInit on a fresh sv minimal TypeScript app', () => {
 		const pkg = JSON.parse(plan.operations.find((op) => op.path === 'package.json')!.content!);
 		expect(pkg.dependencies).toEqual({
 			'better-sqlite3': base.tool.devDependencies['better-sqlite3'],
+			bowser: base.tool.devDependencies.bowser,
 			jose: base.tool.devDependencies.jose,
 			nodemailer: base.tool.devDependencies.nodemailer,
 			oauth4webapi: base.tool.devDependencies.oauth4webapi,
@@ -584,8 +585,8 @@ describe('planInit for each adapter and session strategy', () => {
 
 	it.each([
 		['sqlite', ['methods.ts', 'sql.ts', 'sqlite.ts', 'types.ts']],
-		['postgres', ['methods.ts', 'migrations/postgres/0001_auth_tables.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
-		['mysql', ['methods.ts', 'migrations/mysql/0001_auth_tables.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
+		['postgres', ['methods.ts', 'migrations/postgres/0001_auth_tables.sql', 'migrations/postgres/0002_session_details.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
+		['mysql', ['methods.ts', 'migrations/mysql/0001_auth_tables.sql', 'migrations/mysql/0002_session_details.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
 		['hosted-db', ['hosted-db-client.ts', 'hosted-db.ts', 'methods.ts', 'types.ts']],
 		['memory', ['memory.ts', 'methods.ts', 'types.ts']]
 	] as const)('vendors only the %s adapter’s modules and migrations', async (adapter, files) => {
@@ -655,6 +656,7 @@ describe('planInit for each adapter and session strategy', () => {
 		// No driver of ours: the app's Drizzle brings its own.
 		const { dependencies } = JSON.parse(contentOf(plan, 'package.json')!);
 		expect(Object.keys(dependencies).filter((name) => !(name in JSON.parse(existing.packageJson).dependencies))).toEqual([
+			'bowser',
 			'jose',
 			'nodemailer',
 			'oauth4webapi',

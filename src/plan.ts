@@ -72,7 +72,7 @@ export interface Plan {
  * Runtime npm packages every app needs (the adapter adds its driver, each chosen provider and
  * feature its own); ranges come from create-auth's package.json.
  */
-const RUNTIME_DEPENDENCIES = ['jose', 'oauth4webapi', 'p-limit', 'rate-limiter-flexible'];
+const RUNTIME_DEPENDENCIES = ['bowser', 'jose', 'oauth4webapi', 'p-limit', 'rate-limiter-flexible'];
 
 /**
  * Types the runtime needs to type-check: it imports `node:crypto` and uses `Buffer`. At the range

@@ -169,9 +169,11 @@ export function describeAdapterContract(
 			const user = await createUser();
 			const expires = new Date(Date.now() + HOUR - (Date.now() % 1000) + 123);
 			const session = await adapter.createSession({ sessionToken: 'token-1', userId: user.id, expires });
-			expect(session).toEqual({ sessionToken: 'token-1', userId: user.id, expires });
+			// The spec's fields exactly; create-auth's adapters add the sign-in details (null here: none given).
+			expect(session).toMatchObject({ sessionToken: 'token-1', userId: user.id, expires });
 			const found = await adapter.getSessionAndUser('token-1');
-			expect(found).toEqual({ session: { sessionToken: 'token-1', userId: user.id, expires }, user });
+			expect(found).toMatchObject({ session: { sessionToken: 'token-1', userId: user.id, expires }, user });
+			expect(found!.user).toEqual(user);
 			expect(found!.session.expires).toBeInstanceOf(Date);
 			const extended = later(2 * HOUR);
 			expect(await adapter.updateSession({ sessionToken: 'token-1', expires: extended })).toMatchObject({ expires: extended });
@@ -194,6 +196,35 @@ export function describeAdapterContract(
 			expect(await adapter.getSessionAndUser('theirs')).toMatchObject({ user: { id: other.id } });
 			await expect(adapter.deleteUserSessions(user.id)).resolves.toBeUndefined();
 			expect(await adapter.getUser(user.id)).toMatchObject({ id: user.id });
+		});
+
+		it('stores a session’s sign-in details and lists a user’s sessions with listSessionsByUserId (create-auth’s extension), no one else’s', async (context) => {
+			if (!adapter.listSessionsByUserId) context.skip();
+			const [user, other] = [await createUser(), await createUser()];
+			const createdAt = new Date(Date.now() - (Date.now() % 1000) + 456);
+			const details = { createdAt, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0', ipAddress: '2001:db8::7' };
+			await adapter.createSession({ sessionToken: 'mine-1', userId: user.id, expires: later(), ...details });
+			await adapter.createSession({ sessionToken: 'mine-2', userId: user.id, expires: later() });
+			await adapter.createSession({ sessionToken: 'theirs', userId: other.id, expires: later() });
+			const listed = await adapter.listSessionsByUserId(user.id);
+			expect(listed.map((session) => session.sessionToken).sort()).toEqual(['mine-1', 'mine-2']);
+			expect(await adapter.listSessionsByUserId(crypto.randomUUID())).toEqual([]);
+			// The hosted-db record schema has no columns for them: where a store keeps them, they come back as given.
+			const mine = listed.find((session) => session.sessionToken === 'mine-1')!;
+			if (mine.createdAt !== undefined) {
+				expect(mine).toMatchObject(details);
+				expect(mine.createdAt!.getTime()).toBe(createdAt.getTime());
+				expect((await adapter.getSessionAndUser('mine-1'))!.session).toMatchObject(details);
+			}
+		});
+
+		it('stores a user’s sessionVersion (create-auth’s extension): 0 for a new user, then what updateUser sets', async (context) => {
+			const user = await createUser();
+			if (user.sessionVersion === undefined) context.skip();
+			expect(user.sessionVersion).toBe(0);
+			expect(await adapter.updateUser({ id: user.id, sessionVersion: 3 })).toMatchObject({ sessionVersion: 3 });
+			expect(await adapter.getUser(user.id)).toMatchObject({ sessionVersion: 3 });
+			expect((await adapter.getUserByEmail(user.email!))!.sessionVersion).toBe(3);
 		});
 
 		it('lists a user’s accounts with listAccountsByUserId (create-auth’s extension), no one else’s', async (context) => {

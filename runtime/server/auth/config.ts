@@ -22,6 +22,16 @@ export interface JWT extends Record<string, unknown> {
 	iat?: number;
 	exp?: number;
 	jti?: string;
+	/**
+	 * When the user signed in: epoch seconds (OpenID Connect Core §2's claim). Kept when the
+	 * cookie is re-issued; `session.freshAge` is counted from it. Set by the runtime.
+	 */
+	auth_time?: number;
+	/**
+	 * The user's `sessionVersion` when the session was issued; a revalidation ends the session
+	 * once the user's is different (docs/api.md#ending-sessions). Set by the runtime.
+	 */
+	session_version?: number;
 }
 
 /**
@@ -176,6 +186,19 @@ export interface SvelteKitAuthConfig {
 		 * valid here for up to this many seconds, and the session callback's `user` may be as old.
 		 */
 		cacheMaxAge?: number;
+		/**
+		 * `jwt` strategy with an adapter: a session is checked against the adapter's record of its
+		 * user at most once per this many seconds (and the cookie re-issued): a deleted user, ended
+		 * sessions (a password change, "sign out other devices") and a proven address take effect
+		 * within it. Between checks a request reads only its cookie. Default 60; 0 checks every request.
+		 */
+		revalidateAge?: number;
+		/**
+		 * Seconds after signing in during which the account page's sensitive actions (ending
+		 * sessions, changing sign-in methods) need no new sign-in (OWASP ASVS 5.0 7.5.1). Default
+		 * 600 (10 minutes).
+		 */
+		freshAge?: number;
 	};
 	/**
 	 * The app's auth pages. `verifyRequest`: "check your email", shown once a sign-in link is
@@ -309,6 +332,10 @@ export interface ResolvedConfig {
 	strategy: 'jwt' | 'database';
 	maxAge: number;
 	updateAge: number;
+	/** Seconds between revalidations of a `jwt` session (`session.revalidateAge`). */
+	revalidateAge: number;
+	/** Seconds a sign-in counts as recent (`session.freshAge`). */
+	freshAge: number;
 	/** `database` strategy with `session.cacheMaxAge` above 0: the adapter's session cache. */
 	sessionCache?: SessionCache;
 	pages: { signIn: string; signOut: string; verifyRequest: string; emailLink: string; resetPassword: string; verifyEmail: string; account: string };
@@ -370,6 +397,8 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 		strategy,
 		maxAge: config.session?.maxAge ?? 30 * DAY,
 		updateAge: config.session?.updateAge ?? DAY,
+		revalidateAge: seconds(config.session?.revalidateAge, 60),
+		freshAge: seconds(config.session?.freshAge, 10 * 60),
 		sessionCache: strategy === 'database' ? sessionCacheFor(config.adapter, config.session?.cacheMaxAge ?? 0) : undefined,
 		pages: {
 			signIn: config.pages?.signIn ?? '/signin',
@@ -403,6 +432,9 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 	}
 	return resolved;
 }
+
+/** A duration option: a whole number of seconds, 0 or more; what is not a number keeps `fallback`. */
+const seconds = (given: number | undefined, fallback: number) => (typeof given === 'number' && given >= 0 ? Math.floor(given) : fallback);
 
 function resolveMinLength(config: SvelteKitAuthConfig): number {
 	const given = config.passwords?.minLength;

@@ -244,8 +244,8 @@ for (const { name, open } of BACKENDS) {
 				const user = { id: 'u1', email: 'a@example.com', emailVerified: verified, name: `O'Brien? $1 -- \\ ;`, image: null };
 				await adapter.createUser!(user);
 				expect(await view.user('u1')).toMatchObject({ name: user.name, emailVerified: verified });
-				await adapter.createSession!({ sessionToken: 's1', userId: 'u1', expires: verified });
-				expect(await view.session('s1')).toMatchObject({ userId: 'u1', expires: verified });
+				await adapter.createSession!({ sessionToken: 's1', userId: 'u1', expires: verified, createdAt: verified, userAgent: 'Firefox', ipAddress: '2001:db8::1' });
+				expect(await view.session('s1')).toMatchObject({ userId: 'u1', expires: verified, createdAt: verified, userAgent: 'Firefox', ipAddress: '2001:db8::1' });
 				await adapter.createAuthenticator!({
 					credentialID: 'c1',
 					credentialPublicKey: 'a2V5',
@@ -260,7 +260,10 @@ for (const { name, open } of BACKENDS) {
 
 				const expires = new Date('2031-05-06T07:08:09.012Z');
 				await view.insertSession({ sessionToken: 's2', userId: 'u1', expires });
-				expect(await adapter.getSessionAndUser!('s2')).toEqual({ session: { sessionToken: 's2', userId: 'u1', expires }, user });
+				expect(await adapter.getSessionAndUser!('s2')).toEqual({
+					session: { sessionToken: 's2', userId: 'u1', expires, createdAt: null, userAgent: null, ipAddress: null },
+					user: { ...user, sessionVersion: 0 }
+				});
 			} finally {
 				await close();
 			}

@@ -185,6 +185,10 @@ export function HostedDbAdapter(client: HostedDbClient): HostedDbAdapterMethods 
 		async deleteUserSessions(userId) {
 			await removeUserSessions(userId);
 		},
+		async listSessionsByUserId(userId) {
+			// The record schema has no sign-in details (the account page says less); one page, up to 200, is listed.
+			return (await db.authlib_sessions.filter({ user: userId }).getMany({ size: PAGE })).map((record) => toSession(record, userId));
+		},
 		async createVerificationToken({ identifier, token, expires }) {
 			await db.authlib_verificationTokens.create({ id: await tokenId(identifier, token), identifier, token, expires });
 			return { identifier, token, expires };

@@ -41,7 +41,7 @@ export function MemoryAdapter(): Required<Adapter> {
 		async createUser(user) {
 			if (users.has(user.id)) throw new Error(`createUser: a user with id ${user.id} exists`);
 			if (userWithEmail(user.email ?? null)) throw new Error(`createUser: a user with email ${user.email} exists`);
-			users.set(user.id, copy({ ...user, name: user.name ?? null, image: user.image ?? null }));
+			users.set(user.id, copy({ ...user, name: user.name ?? null, image: user.image ?? null, sessionVersion: user.sessionVersion ?? 0 }));
 			return copy(users.get(user.id)!);
 		},
 		async getUser(id) {
@@ -98,7 +98,8 @@ export function MemoryAdapter(): Required<Adapter> {
 		async createSession(session) {
 			if (sessions.has(session.sessionToken)) throw new Error('createSession: the session token exists');
 			if (!users.has(session.userId)) throw new Error(`createSession: no user with id ${session.userId}`);
-			const stored = { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
+			const { sessionToken, userId, expires, createdAt = null, userAgent = null, ipAddress = null } = session;
+			const stored = { sessionToken, userId, expires, createdAt, userAgent, ipAddress };
 			sessions.set(session.sessionToken, copy(stored));
 			return copy(stored);
 		},
@@ -121,6 +122,9 @@ export function MemoryAdapter(): Required<Adapter> {
 		},
 		async deleteUserSessions(userId) {
 			for (const [sessionToken, session] of sessions) if (session.userId === userId) sessions.delete(sessionToken);
+		},
+		async listSessionsByUserId(userId) {
+			return [...sessions.values()].filter((session) => session.userId === userId).map(copy);
 		},
 		async createVerificationToken(token) {
 			const stored = { identifier: token.identifier, token: token.token, expires: token.expires };

@@ -56,12 +56,12 @@ const TABLES = {
 } as const;
 
 /** Columns written per table; other fields of a record are not stored (the spec allows extras). */
-const USER_COLUMNS = ['name', 'email', 'emailVerified', 'image'] as const;
+const USER_COLUMNS = ['name', 'email', 'emailVerified', 'image', 'sessionVersion'] as const;
 const ACCOUNT_COLUMNS = [
 	'userId', 'type', 'provider', 'providerAccountId', 'refresh_token', 'access_token', 'expires_at',
 	'token_type', 'scope', 'id_token', 'session_state', 'oauth_token', 'oauth_token_secret', 'password_hash'
 ] as const;
-const SESSION_COLUMNS = ['sessionToken', 'userId', 'expires'] as const;
+const SESSION_COLUMNS = ['sessionToken', 'userId', 'expires', 'createdAt', 'userAgent', 'ipAddress'] as const;
 const AUTHENTICATOR_COLUMNS = [
 	'credentialID', 'userId', 'providerAccountId', 'credentialPublicKey', 'counter',
 	'credentialDeviceType', 'credentialBackedUp', 'transports'
@@ -85,7 +85,8 @@ const toUser = (row: Row): AdapterUser => ({
 	name: (row.name ?? null) as string | null,
 	email: (row.email ?? null) as string | null,
 	emailVerified: row.emailVerified === null || row.emailVerified === undefined ? null : toDate(row.emailVerified),
-	image: (row.image ?? null) as string | null
+	image: (row.image ?? null) as string | null,
+	sessionVersion: Number(row.sessionVersion ?? 0)
 });
 
 const toAccount = (row: Row): AdapterAccount => {
@@ -97,7 +98,10 @@ const toAccount = (row: Row): AdapterAccount => {
 const toSession = (row: Row): AdapterSession => ({
 	sessionToken: row.sessionToken as string,
 	userId: row.userId as string,
-	expires: toDate(row.expires)
+	expires: toDate(row.expires),
+	createdAt: row.createdAt === null || row.createdAt === undefined ? null : toDate(row.createdAt),
+	userAgent: (row.userAgent ?? null) as string | null,
+	ipAddress: (row.ipAddress ?? null) as string | null
 });
 
 const toVerificationToken = (row: Row): VerificationToken => ({
@@ -221,17 +225,19 @@ export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 		},
 		async createSession(session) {
 			await insert(TABLES.sessions, session, SESSION_COLUMNS);
-			return { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
+			return toSession(session as unknown as Row);
 		},
 		async getSessionAndUser(sessionToken) {
 			const row = await one(
-				`SELECT s."sessionToken" AS "s_sessionToken", s."userId" AS "s_userId", s.expires AS "s_expires", u.*
+				`SELECT s."sessionToken" AS "s_sessionToken", s."userId" AS "s_userId", s.expires AS "s_expires",
+				 s."createdAt" AS "s_createdAt", s."userAgent" AS "s_userAgent", s."ipAddress" AS "s_ipAddress", u.*
 				 FROM ${TABLES.sessions} s JOIN ${TABLES.users} u ON u.id = s."userId" WHERE s."sessionToken" = ?`,
 				sessionToken
 			);
 			if (!row) return null;
-			const { s_sessionToken, s_userId, s_expires, ...user } = row;
-			return { session: toSession({ sessionToken: s_sessionToken, userId: s_userId, expires: s_expires }), user: toUser(user) };
+			const { s_sessionToken, s_userId, s_expires, s_createdAt, s_userAgent, s_ipAddress, ...user } = row;
+			const session = toSession({ sessionToken: s_sessionToken, userId: s_userId, expires: s_expires, createdAt: s_createdAt, userAgent: s_userAgent, ipAddress: s_ipAddress });
+			return { session, user: toUser(user) };
 		},
 		async updateSession(session) {
 			await update(TABLES.sessions, 'sessionToken', session, ['userId', 'expires']);
@@ -247,6 +253,10 @@ export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 		},
 		async deleteUserSessions(userId) {
 			await run(`DELETE FROM ${TABLES.sessions} WHERE "userId" = ?`, [userId]);
+		},
+		async listSessionsByUserId(userId) {
+			const { rows } = await run(`SELECT * FROM ${TABLES.sessions} WHERE "userId" = ?`, [userId]);
+			return rows.map(toSession);
 		},
 		async createVerificationToken(token) {
 			await insert(TABLES.verificationTokens, token, ['identifier', 'token', 'expires']);

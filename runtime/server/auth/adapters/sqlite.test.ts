@@ -42,7 +42,7 @@ describe('SQLiteAdapter', () => {
 
 	it('keeps data across adapters opened on the same file', async () => {
 		await SQLiteAdapter({ filename }).createUser(alice);
-		expect(await SQLiteAdapter({ filename }).getUser('u1')).toEqual(alice);
+		expect(await SQLiteAdapter({ filename }).getUser('u1')).toEqual({ ...alice, sessionVersion: 0 });
 	});
 
 	it('reports a constraint failure as a rejected promise, not a synchronous throw', async () => {
@@ -103,26 +103,29 @@ describe('SQLiteAdapter on a file of an older version', () => {
 	it('opens it, keeps its users, accounts and sessions, and then accepts a user without email', async () => {
 		oldFile();
 		const adapter = SQLiteAdapter({ filename });
-		expect(await adapter.getUser('u1')).toEqual({ ...alice, plan: 'pro' });
+		expect(await adapter.getUser('u1')).toEqual({ ...alice, plan: 'pro', sessionVersion: 0 });
 		expect(await adapter.getAccount('sub-1', 'idp')).toEqual({ userId: 'u1', type: 'oidc', provider: 'idp', providerAccountId: 'sub-1' });
+		// A session from before the sign-in details: unknown, not invented.
 		expect(await adapter.getSessionAndUser('s1')).toEqual({
-			session: { sessionToken: 's1', userId: 'u1', expires: new Date('2025-02-01') },
-			user: { ...alice, plan: 'pro' }
+			session: { sessionToken: 's1', userId: 'u1', expires: new Date('2025-02-01'), createdAt: null, userAgent: null, ipAddress: null },
+			user: { ...alice, plan: 'pro', sessionVersion: 0 }
 		});
 		const noEmail = { id: 'n1', email: null, emailVerified: null, name: 'No Email', image: null };
-		expect(await adapter.createUser(noEmail)).toEqual({ ...noEmail, plan: null });
+		expect(await adapter.createUser(noEmail)).toEqual({ ...noEmail, plan: null, sessionVersion: 0 });
 		expect(await adapter.createUser({ ...noEmail, id: 'n2' })).toMatchObject({ ...noEmail, id: 'n2' });
 		await expect(adapter.createUser({ ...alice, id: 'u3' })).rejects.toThrow(/UNIQUE/);
 		await adapter.linkAccount({ userId: 'n1', type: 'oauth', provider: 'social', providerAccountId: '12', oauth_token: 't', oauth_token_secret: 's' });
 		expect(await adapter.getAccount('12', 'social')).toMatchObject({ oauth_token: 't', oauth_token_secret: 's' });
 	});
 
-	it('makes email nullable and adds the OAuth 1.0a columns, keeping what the app added, with foreign keys intact', async () => {
+	it('makes email nullable and adds the OAuth 1.0a, session detail and sessionVersion columns, keeping what the app added, with foreign keys intact', async () => {
 		oldFile();
 		await SQLiteAdapter({ filename }).getUser('u1');
 		const db = new Database(filename);
 		expect(columns(db, 'auth_users').find((c) => c.name === 'email')).toMatchObject({ notnull: 0 });
 		expect(columns(db, 'auth_accounts').map((c) => c.name)).toEqual(expect.arrayContaining(['oauth_token', 'oauth_token_secret']));
+		expect(columns(db, 'auth_sessions').map((c) => c.name)).toEqual(expect.arrayContaining(['createdAt', 'userAgent', 'ipAddress']));
+		expect(columns(db, 'auth_users').map((c) => c.name)).toEqual(expect.arrayContaining(['sessionVersion']));
 		expect(db.prepare("SELECT plan FROM auth_users WHERE id = 'u1'").get()).toEqual({ plan: 'pro' });
 		expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'auth_users_plan'").get()).toEqual({ name: 'auth_users_plan' });
 		expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%migrated%'").all()).toEqual([]);
@@ -146,7 +149,7 @@ describe('SQLiteAdapter on a file of an older version', () => {
 			return schema;
 		};
 		const migrated = schemaOf();
-		expect(await SQLiteAdapter({ filename }).getUser('u1')).toEqual({ ...alice, plan: 'pro' });
+		expect(await SQLiteAdapter({ filename }).getUser('u1')).toEqual({ ...alice, plan: 'pro', sessionVersion: 0 });
 		expect(schemaOf()).toEqual(migrated);
 	});
 });

@@ -13,7 +13,8 @@ CREATE TABLE IF NOT EXISTS auth_users (
 	name TEXT,
 	email TEXT UNIQUE,
 	emailVerified INTEGER,
-	image TEXT
+	image TEXT,
+	sessionVersion INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS auth_accounts (
 	userId TEXT NOT NULL REFERENCES auth_users(id) ON DELETE CASCADE,
@@ -36,7 +37,10 @@ CREATE INDEX IF NOT EXISTS auth_accounts_userId ON auth_accounts(userId);
 CREATE TABLE IF NOT EXISTS auth_sessions (
 	sessionToken TEXT PRIMARY KEY NOT NULL,
 	userId TEXT NOT NULL REFERENCES auth_users(id) ON DELETE CASCADE,
-	expires INTEGER NOT NULL
+	expires INTEGER NOT NULL,
+	createdAt INTEGER,
+	userAgent TEXT,
+	ipAddress TEXT
 );
 CREATE INDEX IF NOT EXISTS auth_sessions_userId ON auth_sessions(userId);
 CREATE TABLE IF NOT EXISTS auth_verification_tokens (
@@ -61,6 +65,8 @@ CREATE INDEX IF NOT EXISTS auth_authenticators_userId ON auth_authenticators(use
 /**
  * Brings a file made by an older version to the current schema; each step is a no-op once done.
  * - `auth_accounts` gains `oauth_token` / `oauth_token_secret` (OAuth 1.0a accounts).
+ * - `auth_users` gains `sessionVersion` and `auth_sessions` `createdAt`, `userAgent`, `ipAddress`
+ *   (the account page's sessions; docs/api.md#ending-sessions).
  * - `auth_users.email` loses NOT NULL (users whose provider gives no email; UNIQUE allows any
  *   number of NULLs). SQLite cannot drop a constraint in place, so the table is rebuilt as its
  *   documentation prescribes (https://www.sqlite.org/lang_altertable.html#otheralter): with
@@ -76,7 +82,13 @@ function migrate(db: Database.Database): void {
 	for (const column of ['oauth_token', 'oauth_token_secret']) {
 		if (!accountColumns.has(column)) db.exec(`ALTER TABLE auth_accounts ADD COLUMN ${column} TEXT`);
 	}
-	if (!columns('auth_users').some((column) => column.name === 'email' && column.notnull)) return;
+	const sessionColumns = new Set(columns('auth_sessions').map((column) => column.name));
+	for (const [column, type] of [['createdAt', 'INTEGER'], ['userAgent', 'TEXT'], ['ipAddress', 'TEXT']]) {
+		if (!sessionColumns.has(column!)) db.exec(`ALTER TABLE auth_sessions ADD COLUMN ${column} ${type}`);
+	}
+	const userColumns = columns('auth_users');
+	if (!userColumns.some((column) => column.name === 'sessionVersion')) db.exec('ALTER TABLE auth_users ADD COLUMN sessionVersion INTEGER NOT NULL DEFAULT 0');
+	if (!userColumns.some((column) => column.name === 'email' && column.notnull)) return;
 	const statements = db.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'auth_users' AND type = ? AND sql IS NOT NULL");
 	const schema = (type: string) => (statements.all(type) as { sql: string }[]).map((row) => row.sql);
 	const [create] = schema('table');

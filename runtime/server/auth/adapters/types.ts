@@ -19,6 +19,12 @@ export interface AdapterUser {
 	emailVerified: Date | null;
 	name?: string | null;
 	image?: string | null;
+	/**
+	 * How many times the user's sessions were all ended (create-auth's extension, a column of our
+	 * adapters): a `jwt` session carries the number it was issued with and ends once the user's
+	 * is higher (docs/api.md#ending-sessions). Absent or null counts as 0.
+	 */
+	sessionVersion?: number | null;
 }
 
 /**
@@ -56,11 +62,21 @@ export interface AdapterAccount {
 	[key: string]: JsonValue | undefined;
 }
 
-/** A `database`-strategy session. `expires` is absolute. */
+/**
+ * A `database`-strategy session. `expires` is absolute. The other fields are create-auth's
+ * extension (columns of our adapters), shown on the account page; an adapter without them
+ * leaves them absent and the page says less.
+ */
 export interface AdapterSession {
 	sessionToken: string;
 	userId: string;
 	expires: Date;
+	/** When the user signed in (the session was created); absent for a session continued from another library. */
+	createdAt?: Date | null;
+	/** The `User-Agent` header of the sign-in request, at most 512 characters. */
+	userAgent?: string | null;
+	/** The client address of the sign-in request (`getClientAddress()`), as SvelteKit saw it. */
+	ipAddress?: string | null;
 }
 
 /** A one-time email sign-in token (`token` is stored hashed). */
@@ -115,6 +131,12 @@ export interface Adapter {
 	 * signs the user out everywhere else with the `database` strategy.
 	 */
 	deleteUserSessions?(userId: string): Awaitable<void>;
+	/**
+	 * Every session of a user, expired ones included (an empty array for an unknown user). Not one
+	 * of the spec's methods; create-auth's adapters have it, for the account page's list of where
+	 * the user is signed in.
+	 */
+	listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>;
 	createVerificationToken?(token: VerificationToken): Awaitable<VerificationToken | null | undefined>;
 	/** Returns the token and deletes it (use once); null when absent or expired. */
 	useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;

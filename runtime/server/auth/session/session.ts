@@ -7,7 +7,7 @@ import type { Account, Callbacks, JWT, ResolvedConfig } from '../config.js';
 import { authCookie, deleteChunkedCookie, getRenamedChunkedCookie, setChunkedCookie } from './cookies.js';
 import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from '../errors.js';
 import { adapterMethod, need } from '../adapters/methods.js';
-import { forgetAddressCheck, lastAddressCheck, rememberAddressCheck } from './address-checks.js';
+import { forgetRevalidation, lastRevalidation, rememberRevalidation } from './revalidation.js';
 import { cachedToken, decodeToken, encodeToken } from './jwt.js';
 import { isLegacySessionToken, storedSessionKey } from './stored-key.js';
 import type { Profile } from '../providers/types.js';
@@ -16,10 +16,16 @@ import type { PreviousIdentity, PreviousSessionContext } from '../switch/types.j
 /** The user as sessions and callbacks see it: `id`, `name`, `email`, `image` of the adapter's record (its extra fields left out). */
 export const toUser = (user: AdapterUser): User => ({ id: user.id, name: user.name ?? null, email: user.email, image: user.image ?? null });
 
-/** The request facts the session code needs: cookies and whether it came over https. */
+/**
+ * The request facts the session code needs: cookies and whether it came over https; a sign-in's
+ * `request` and `getClientAddress` (a `RequestEvent` has both) for the details a database
+ * session records.
+ */
 export interface SessionContext {
 	cookies: Cookies;
 	url: URL;
+	request?: Request;
+	getClientAddress?(): string;
 }
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
@@ -109,17 +115,41 @@ async function readSessionFrom(context: SessionContext, config: ResolvedConfig, 
 }
 
 /**
- * How often a JWT session issued while its user's address was unproven (`email_verified: false`)
- * asks the adapter whether it has been proven since: seconds. Once it has, the session ends (it
- * may be the session of someone who registered another person's address; see
- * docs/api.md#pre-hijacked-accounts). Sessions of proven addresses never ask.
+ * Whether the JWT session in cookie `value` is due to be revalidated at `now` (epoch seconds):
+ * the app has an adapter that reads users, and neither the cookie's issue nor this process's last
+ * revalidation of it ({@link lastRevalidation}) is `revalidateAge` seconds recent.
  */
-export const ADDRESS_CHECK_SECONDS = 60;
+function revalidationDue(config: ResolvedConfig, token: JWT, value: string, now: number): boolean {
+	if (typeof token.sub !== 'string' || !config.adapter?.getUser) return false;
+	return now - Math.max(token.iat ?? 0, lastRevalidation(value)) >= config.revalidateAge;
+}
 
-/** Whether the unproven address of the session in cookie `value` is due to be checked at `now` (epoch seconds). */
-function addressCheckDue(config: ResolvedConfig, token: JWT, value: string, now: number): boolean {
-	if (token.email_verified !== false || typeof token.sub !== 'string' || !config.adapter) return false;
-	return now - Math.max(token.iat ?? 0, lastAddressCheck(value)) >= ADDRESS_CHECK_SECONDS;
+/**
+ * Whether the adapter's record of a JWT session's user still holds the session
+ * (docs/api.md#ending-sessions): the user exists, its `sessionVersion` is the one the session was
+ * issued with (ending every other session raises it), and an address that was unproven when the
+ * session started (`email_verified: false`) has not been proven since: then the session may be
+ * someone else's who registered the owner's address (docs/api.md#pre-hijacked-accounts).
+ * @throws {AdapterError} the adapter failed.
+ */
+async function stillHeld(config: ResolvedConfig, token: JWT): Promise<boolean> {
+	const user = await need(config, 'getUser')(token.sub as string);
+	if (!user || (user.sessionVersion ?? 0) !== (token.session_version ?? 0)) return false;
+	return !(token.email_verified === false && user.emailVerified);
+}
+
+/**
+ * The runtime's own claims (`auth_time`, `session_version`, `email_verified: false`) of `from`
+ * that a `jwt` callback's token `to` lacks, put back: a callback that builds a new token rather
+ * than changing the one it is given keeps the session's revalidation and freshness.
+ */
+function withRuntimeClaims(to: JWT, from: JWT): JWT {
+	if (to === from) return to;
+	const kept: JWT = { ...to };
+	for (const claim of ['auth_time', 'session_version', 'email_verified'] as const) {
+		if (from[claim] !== undefined && kept[claim] === undefined) (kept as Record<string, unknown>)[claim] = from[claim];
+	}
+	return kept;
 }
 
 /** The session of claims `token`, which expires at `exp` (epoch seconds). */
@@ -135,7 +165,7 @@ function jwtSessionAtOnce(config: ResolvedConfig, value: string): Session | unde
 	const token = cachedToken(value, config.secrets);
 	if (!token) return undefined;
 	const now = epochSeconds();
-	if (addressCheckDue(config, token, value, now) || now - (token.iat ?? 0) > config.updateAge) return undefined;
+	if (revalidationDue(config, token, value, now) || now - (token.iat ?? 0) > config.updateAge) return undefined;
 	return jwtSession(token, token.exp ?? now);
 }
 
@@ -143,17 +173,17 @@ async function readJwtSession(context: SessionContext, config: ResolvedConfig, v
 	const token = await decodeToken(value, config.secrets);
 	if (!token) return null;
 	const now = epochSeconds();
-	const check = addressCheckDue(config, token, value, now);
+	const check = revalidationDue(config, token, value, now);
 	if (check) {
-		const user = await need(config, 'getUser')(token.sub as string);
-		if (!user || user.emailVerified) return null;
-		rememberAddressCheck(value, now);
+		if (!(await stillHeld(config, token))) return null;
+		rememberRevalidation(value, now);
 	}
-	const next = config.callbacks.jwt ? await config.callbacks.jwt({ token }) : token;
-	if (!next) return null;
+	const returned = config.callbacks.jwt ? await config.callbacks.jwt({ token }) : token;
+	if (!returned) return null;
+	const next = withRuntimeClaims(returned, token);
 	let exp = token.exp ?? now;
-	// Re-issued after a check too: the new iat dates it.
-	if (next !== token || check || now - (token.iat ?? 0) > config.updateAge) {
+	// Re-issued after a revalidation too (unless every request revalidates): the new iat dates it.
+	if (next !== token || (check && config.revalidateAge > 0) || now - (token.iat ?? 0) > config.updateAge) {
 		setCookie(context, config, await encodeToken(next, config.secrets[0]!, config.maxAge, now), config.maxAge);
 		exp = now + config.maxAge;
 	}
@@ -264,26 +294,27 @@ async function continuePreviousSession(context: SessionContext, config: Resolved
 		const sub = typeof found.claims.sub === 'string' ? found.claims.sub : undefined;
 		if (config.strategy === 'database') {
 			const user = sub ? await need(config, 'getUser')(sub) : null;
-			return user ? startDatabaseSession(context, config, user.id, new Date((now + config.maxAge) * 1000)) : undefined;
+			return user ? startDatabaseSession(context, config, user.id, new Date((now + config.maxAge) * 1000), false) : undefined;
 		}
-		const token: JWT = { ...found.claims };
-		if (token.email && (await unprovenAddress(config, sub))) token.email_verified = false;
+		const email = typeof found.claims.email === 'string' ? found.claims.email : null;
+		const token: JWT = { ...found.claims, ...runtimeClaims(await storedUser(config, sub), email) };
 		const value = await encodeToken(token, config.secrets[0]!, config.maxAge, now);
 		setCookie(context, config, value, config.maxAge);
 		return value;
 	}
 	const { user } = found;
-	if (config.strategy === 'database') return startDatabaseSession(context, config, user.id, found.expires);
+	if (config.strategy === 'database') return startDatabaseSession(context, config, user.id, found.expires, false);
 	// `sub` is a string (RFC 7519 §4.1.2) even from an adapter with numeric ids (@auth/pg-adapter's SERIAL).
-	const defaults: JWT = { sub: String(user.id), name: user.name ?? null, email: user.email, picture: user.image ?? null };
-	if (user.email && !user.emailVerified) defaults.email_verified = false;
+	const defaults: JWT = { sub: String(user.id), name: user.name ?? null, email: user.email, picture: user.image ?? null, ...runtimeClaims(user, user.email) };
 	return startJwtSession(context, config, defaults, { user });
 }
 
 /**
  * Starts a session for a signed-in user: an encrypted JWT cookie (after the `jwt` callback
- * with `trigger: 'signIn'`, the account and, for OAuth, the profile), or a database session row
- * stored under the hash of the token the cookie carries ({@link storedSessionKey}).
+ * with `trigger: 'signIn'`, the account and, for OAuth, the profile; `auth_time` now, and the
+ * user's `session_version`), or a database session row stored under the hash of the token the
+ * cookie carries ({@link storedSessionKey}), with the sign-in's details. Every sign-in is a new
+ * session (OWASP ASVS 5.0 7.2.4): a database session the browser had before is deleted.
  * @throws {MissingAdapter} database strategy and the adapter lacks `createSession`.
  * @throws whatever the `jwt` callback throws; returns false when it returns null.
  */
@@ -296,12 +327,12 @@ export async function startSession(
 ): Promise<boolean> {
 	if (config.strategy === 'database') {
 		if (!user.id) throw new CallbackRouteError('The database strategy needs authorize() to return a user id.');
-		await startDatabaseSession(context, config, user.id, new Date(Date.now() + config.maxAge * 1000));
+		await endDatabaseSession(context, config);
+		await startDatabaseSession(context, config, user.id, new Date(Date.now() + config.maxAge * 1000), true);
 		return true;
 	}
-	const defaults: JWT = { sub: user.id, name: user.name, email: user.email, picture: user.image };
-	// A session that starts while the address is unproven is checked until it is (ADDRESS_CHECK_SECONDS).
-	if (user.email && (await unprovenAddress(config, user.id))) defaults.email_verified = false;
+	const defaults: JWT = { sub: user.id, name: user.name, email: user.email, picture: user.image, auth_time: epochSeconds() };
+	Object.assign(defaults, runtimeClaims(await storedUser(config, user.id), user.email));
 	return (await startJwtSession(context, config, defaults, { user, account, profile, trigger: 'signIn' })) !== undefined;
 }
 
@@ -312,30 +343,60 @@ export async function startSession(
  * @throws whatever the `jwt` callback throws
  */
 async function startJwtSession(context: SessionContext, config: ResolvedConfig, defaults: JWT, params: Omit<Parameters<NonNullable<Callbacks['jwt']>>[0], 'token'>): Promise<string | undefined> {
-	const token = config.callbacks.jwt ? await config.callbacks.jwt({ token: defaults, ...params }) : defaults;
-	if (!token) return undefined;
-	const value = await encodeToken(token, config.secrets[0]!, config.maxAge, epochSeconds());
+	const returned = config.callbacks.jwt ? await config.callbacks.jwt({ token: defaults, ...params }) : defaults;
+	if (!returned) return undefined;
+	const value = await encodeToken(withRuntimeClaims(returned, defaults), config.secrets[0]!, config.maxAge, epochSeconds());
 	setCookie(context, config, value, config.maxAge);
 	return value;
 }
 
-/** Whether the adapter's record of the user says its address was never proven (false without an adapter or a record). */
-async function unprovenAddress(config: ResolvedConfig, userId: string | undefined): Promise<boolean> {
+/** The adapter's record of the user; null without an adapter that reads users, or a record. */
+async function storedUser(config: ResolvedConfig, userId: string | undefined): Promise<AdapterUser | null> {
 	const getUser = adapterMethod(config.adapter, 'getUser');
-	const stored = userId && getUser ? await getUser(userId) : null;
-	return stored ? !stored.emailVerified : false;
+	return userId && getUser ? getUser(userId) : null;
+}
+
+/**
+ * The claims a JWT session of the adapter's record `stored` starts with: `session_version` when
+ * the user's is above 0, and `email_verified: false` when the session has an address (`email`)
+ * and the record says it is unproven, so that the revalidation ends the session once it is proven.
+ */
+function runtimeClaims(stored: AdapterUser | null, email: string | null | undefined): JWT {
+	const claims: JWT = {};
+	if (!stored) return claims;
+	if (stored.sessionVersion) claims.session_version = stored.sessionVersion;
+	if (email && !stored.emailVerified) claims.email_verified = false;
+	return claims;
 }
 
 /**
  * Stores a new database session of `userId` until `expires` under the hash of a fresh token
- * ({@link storedSessionKey}) and sets the cookie to the token, which it returns.
+ * ({@link storedSessionKey}) and sets the cookie to the token, which it returns. With an adapter
+ * that lists sessions (create-auth's, whose tables have the columns), the row records the
+ * request's `User-Agent` (512 characters at most) and client address, and, when `signedIn` (a
+ * sign-in now, not a session continued from another library), `createdAt`.
  * @throws {AdapterError} / {@link MissingAdapter} from `createSession`
  */
-async function startDatabaseSession(context: SessionContext, config: ResolvedConfig, userId: string, expires: Date): Promise<string> {
+async function startDatabaseSession(context: SessionContext, config: ResolvedConfig, userId: string, expires: Date, signedIn: boolean): Promise<string> {
 	const sessionToken = randomSessionToken();
-	await need(config, 'createSession')({ sessionToken: storedSessionKey(sessionToken), userId, expires });
+	const session: AdapterSession = { sessionToken: storedSessionKey(sessionToken), userId, expires };
+	if (config.adapter?.listSessionsByUserId) {
+		if (signedIn) session.createdAt = new Date();
+		session.userAgent = context.request?.headers.get('user-agent')?.slice(0, 512) || null;
+		session.ipAddress = requestAddress(context) ?? null;
+	}
+	await need(config, 'createSession')(session);
 	setCookie(context, config, sessionToken, config.maxAge);
 	return sessionToken;
+}
+
+/** The client address of the request, where the platform has one. */
+function requestAddress(context: SessionContext): string | undefined {
+	try {
+		return context.getClientAddress?.();
+	} catch {
+		return undefined;
+	}
 }
 
 /** A database session's token: 32 bytes from the CSPRNG (256 bits), base64url. */
@@ -352,23 +413,119 @@ export async function endSession(context: SessionContext, config: ResolvedConfig
 	// A previous library's session not read yet (no page asked for the session) ends too.
 	for (const reader of config.previousSessions ?? []) await (await reader.read(previousContext(context, config)))?.retire();
 	const value = deleteSessionCookie(context, config);
-	if (value && config.strategy === 'jwt') forgetAddressCheck(value);
+	if (value && config.strategy === 'jwt') forgetRevalidation(value);
 	if (!value || config.strategy !== 'database') return;
 	config.sessionCache?.delete(value);
 	await need(config, 'deleteSession')(storedSessionKey(value));
 }
 
+/** Deletes the database session row of the browser's cookie, if it has one (before a new sign-in replaces it); the cookie is overwritten by the caller. */
+async function endDatabaseSession(context: SessionContext, config: ResolvedConfig): Promise<void> {
+	const value = getCookie(context, config);
+	if (!value) return;
+	config.sessionCache?.delete(value);
+	await need(config, 'deleteSession')(storedSessionKey(value));
+}
+
 /**
- * Ends this request's session and, with the database strategy, every other session of the user
- * (`deleteUserSessions`), as after a password reset or change: the user's other devices are
- * signed out. With the `jwt` strategy, sessions on other devices stay valid until they expire
- * (a cookie cannot be recalled). An adapter without `deleteUserSessions` leaves them too, and
- * that is logged as {@link MissingAdapter}.
+ * Ends every session of the user but this request's (the account page's "sign out other
+ * devices"; docs/api.md#ending-sessions). `database` strategy: the user's other session rows are
+ * deleted (`listSessionsByUserId`, `deleteSession`). `jwt` strategy: the user's `sessionVersion`
+ * is raised and this browser's cookie re-issued with it (its `auth_time` kept), so the others end
+ * within `session.revalidateAge` seconds. Returns how many database sessions it ended (0 for `jwt`).
+ * @throws {MissingAdapter} the adapter lacks a method it needs, or stores no `sessionVersion`.
+ * @throws {AdapterError} the adapter failed.
+ */
+export async function endOtherSessions(context: SessionContext, config: ResolvedConfig, userId: string): Promise<number> {
+	const value = getCookie(context, config);
+	if (config.strategy === 'database') {
+		const current = value && storedSessionKey(value);
+		const others = (await need(config, 'listSessionsByUserId')(userId)).filter((session) => session.sessionToken !== current);
+		for (const session of others) await need(config, 'deleteSession')(session.sessionToken);
+		config.sessionCache?.deleteUser(userId);
+		return others.length;
+	}
+	const version = await raiseSessionVersion(config, userId);
+	const token = value ? await decodeToken(value, config.secrets) : null;
+	if (token?.sub === userId) {
+		const next = await encodeToken({ ...token, session_version: version }, config.secrets[0]!, config.maxAge, epochSeconds());
+		setCookie(context, config, next, config.maxAge);
+		if (value) forgetRevalidation(value);
+	}
+	return 0;
+}
+
+/**
+ * Raises the user's `sessionVersion` by one and returns the new value: every `jwt` session issued
+ * with a lower one ends at its next revalidation.
+ * @throws {MissingAdapter} the adapter lacks `getUser` / `updateUser`, has no such user, or did not
+ *   store the field (an adapter whose users have no `sessionVersion` column).
+ * @throws {AdapterError} the adapter failed.
+ */
+export async function raiseSessionVersion(config: ResolvedConfig, userId: string): Promise<number> {
+	const user = await need(config, 'getUser')(userId);
+	if (!user) throw new MissingAdapter(`The adapter has no user ${userId}.`);
+	const version = (user.sessionVersion ?? 0) + 1;
+	const updated = await need(config, 'updateUser')({ id: userId, sessionVersion: version });
+	if (updated?.sessionVersion !== version) throw new MissingAdapter("The adapter's users have no sessionVersion, so JWT sessions cannot be ended before they expire.");
+	return version;
+}
+
+/** What the runtime knows of the request's own session, for the account page. */
+export interface CurrentSession {
+	/** When the user signed in: epoch seconds; undefined when unknown (a session from before the upgrade, or continued from another library). */
+	authTime?: number;
+	/** `database` strategy: the session row's key ({@link storedSessionKey} of the cookie). */
+	storedKey?: string;
+}
+
+/**
+ * The request's own session as the runtime stored it: the JWT's `auth_time`, or the database
+ * row's key and `createdAt`. Null without a valid session cookie of ours.
+ * @throws {AdapterError} the adapter failed.
+ */
+export async function currentSession(context: SessionContext, config: ResolvedConfig): Promise<CurrentSession | null> {
+	const value = getCookie(context, config);
+	if (!value) return null;
+	if (config.strategy === 'jwt') {
+		const token = await decodeToken(value, config.secrets);
+		return token ? { authTime: typeof token.auth_time === 'number' ? token.auth_time : undefined } : null;
+	}
+	const storedKey = storedSessionKey(value);
+	const found = await need(config, 'getSessionAndUser')(storedKey);
+	if (!found) return null;
+	const createdAt = found.session.createdAt;
+	return { storedKey, authTime: createdAt ? Math.floor(createdAt.getTime() / 1000) : undefined };
+}
+
+/**
+ * Ends every `jwt` session of the user at its next revalidation ({@link raiseSessionVersion}); an
+ * app without an adapter has nothing to raise. An adapter that cannot is logged as {@link MissingAdapter}.
+ * @throws {AdapterError} the adapter failed.
+ */
+async function endJwtSessions(config: ResolvedConfig, userId: string): Promise<void> {
+	if (!config.adapter) return;
+	try {
+		await raiseSessionVersion(config, userId);
+	} catch (err) {
+		if (!(err instanceof MissingAdapter)) throw err;
+		config.logger.error(new MissingAdapter(`${err.message} The other sessions of user ${userId} stay until they expire.`));
+	}
+}
+
+/**
+ * Ends this request's session and every other session of the user, as after a password reset or
+ * change: the user's other devices are signed out. `database` strategy: every session row of the
+ * user (`deleteUserSessions`). `jwt` strategy: the user's `sessionVersion` is raised
+ * ({@link endJwtSessions}), so the other cookies end at their next revalidation, within
+ * `session.revalidateAge` seconds. An adapter that cannot (no `deleteUserSessions`, or no stored
+ * `sessionVersion`) leaves them until they expire, and that is logged as {@link MissingAdapter}.
+ * The caller starts this browser's new session.
  * @throws {AdapterError} the adapter failed.
  */
 export async function endUserSessions(context: SessionContext, config: ResolvedConfig, userId: string): Promise<void> {
 	await endSession(context, config);
-	if (config.strategy !== 'database') return;
+	if (config.strategy !== 'database') return endJwtSessions(config, userId);
 	config.sessionCache?.deleteUser(userId);
 	const deleteUserSessions = adapterMethod(config.adapter, 'deleteUserSessions');
 	if (deleteUserSessions) await deleteUserSessions(userId);

@@ -6,6 +6,7 @@ import {
 	datetime,
 	foreignKey,
 	index,
+	int,
 	mysqlTable,
 	primaryKey,
 	text,
@@ -45,7 +46,8 @@ export const authUsers = mysqlTable('auth_users', {
 	name: text('name'),
 	email: varchar('email', { length: 255 }).unique('email'),
 	emailVerified: date('emailVerified'),
-	image: text('image')
+	image: text('image'),
+	sessionVersion: int('sessionVersion').notNull().default(0)
 });
 
 /** Accounts linked to a user, one per provider account; OAuth fields in snake_case. */
@@ -81,7 +83,10 @@ export const authSessions = mysqlTable(
 	{
 		sessionToken: asciiBinary('sessionToken', { length: 255 }).primaryKey(),
 		userId: asciiBinary('userId', { length: 255 }).notNull(),
-		expires: date('expires').notNull()
+		expires: date('expires').notNull(),
+		createdAt: date('createdAt'),
+		userAgent: text('userAgent'),
+		ipAddress: varchar('ipAddress', { length: 64 })
 	},
 	(table) => [
 		index('auth_sessions_user_id').on(table.userId),

@@ -1,5 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
-import { bigint, boolean, foreignKey, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, foreignKey, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /*
  * The auth tables for PostgreSQL as Drizzle tables, for apps whose drizzle-kit owns their schema
@@ -16,7 +16,8 @@ export const authUsers = pgTable('auth_users', {
 	name: text('name'),
 	email: text('email').unique('auth_users_email_key'),
 	emailVerified: timestamp('emailVerified', { withTimezone: true, mode: 'date' }),
-	image: text('image')
+	image: text('image'),
+	sessionVersion: integer('sessionVersion').notNull().default(0)
 });
 
 /** Accounts linked to a user, one per provider account; OAuth fields in snake_case. */
@@ -52,7 +53,10 @@ export const authSessions = pgTable(
 	{
 		sessionToken: text('sessionToken').primaryKey(),
 		userId: text('userId').notNull(),
-		expires: timestamp('expires', { withTimezone: true, mode: 'date' }).notNull()
+		expires: timestamp('expires', { withTimezone: true, mode: 'date' }).notNull(),
+		createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }),
+		userAgent: text('userAgent'),
+		ipAddress: text('ipAddress')
 	},
 	(table) => [
 		foreignKey({ name: 'auth_sessions_userId_fkey', columns: [table.userId], foreignColumns: [authUsers.id] }).onDelete('cascade'),

@@ -17,7 +17,8 @@ export const authUsers = sqliteTable('auth_users', {
 	name: text('name'),
 	email: text('email').unique(),
 	emailVerified: integer('emailVerified', { mode: 'timestamp_ms' }),
-	image: text('image')
+	image: text('image'),
+	sessionVersion: integer('sessionVersion').notNull().default(0)
 });
 
 /** Accounts linked to a user, one per provider account; OAuth fields in snake_case. */
@@ -53,7 +54,10 @@ export const authSessions = sqliteTable(
 		userId: text('userId')
 			.notNull()
 			.references(() => authUsers.id, { onDelete: 'cascade' }),
-		expires: integer('expires', { mode: 'timestamp_ms' }).notNull()
+		expires: integer('expires', { mode: 'timestamp_ms' }).notNull(),
+		createdAt: integer('createdAt', { mode: 'timestamp_ms' }),
+		userAgent: text('userAgent'),
+		ipAddress: text('ipAddress')
 	},
 	(table) => [index('auth_sessions_userId').on(table.userId)]
 );
