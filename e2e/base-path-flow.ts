@@ -12,8 +12,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { DevIdp } from '../src/dev-idp/index.js';
 import type { Inbox } from '../runtime/test/smtp.js';
-import { credentialsForm, submitCredentials, type CredentialsApp } from './credentials-flow.js';
-import { freshPage } from './password-flow.js';
+import { credentialsForm, freshPage, submitCredentials, type CredentialsApp } from './credentials-flow.js';
 
 /**
  * Serves the app under `base`: `paths: { base }` in the options of `sveltekit()` in its

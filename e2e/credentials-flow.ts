@@ -41,6 +41,17 @@ export async function signUpAt(page: Page, url: string, email: string): Promise<
 	await page.waitForURL((target) => target.pathname === '/');
 }
 
+/** A page in a fresh browser context (no cookies); closed with the context. */
+export async function freshPage(browser: Browser): Promise<Page> {
+	return (await browser.newContext()).newPage();
+}
+
+/** Whether the page's browser is signed in as `email`: its `/account` page says so. */
+export async function signedInAs(page: Page, url: string, email: string): Promise<boolean> {
+	await page.goto(`${url}/account`);
+	return new URL(page.url()).pathname === '/account' && (await page.getByText(`Signed in as ${email}`).isVisible());
+}
+
 /**
  * Opens the `/signin` page of the app at `url` and signs in there with `email` and `password`.
  * @returns the response to the form's POST (303 after an attempt that was made, 429 or 503 when refused)

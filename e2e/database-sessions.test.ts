@@ -12,7 +12,8 @@
  * svelte-check, a re-run writes nothing, the signed-out guards and malformed cookies, and in
  * Chromium a sign-up, sign-out and sign-in, with the session rows read in the store itself where
  * the test can reach it (one per signed-in browser, none after sign-out, the token stored hashed)
- * and the cookie of a signed-out session signing no one in.
+ * and the cookie of a signed-out session signing no one in. The SQLite and PostgreSQL apps go
+ * through the account page's sessions (./sessions-flow.ts), their session times made short.
  *
  * The PostgreSQL app is also set up the way an app behind a load balancer would be:
  * `--rate-limit redis`, its counters in the machine's Redis (through a proxy the test can cut);
@@ -32,7 +33,7 @@ import { storedSessionKey } from '../runtime/server/auth/session/stored-key.js';
 import { startRecordApi } from '../runtime/test/record-api.js';
 import { startInbox, type Inbox } from '../runtime/test/smtp.js';
 import { startTcpProxy, type TcpProxy } from '../runtime/test/tcp-proxy.js';
-import { credentialsFlows, PASSWORD, signInResponse, signUpAt, submitCredentials } from './credentials-flow.js';
+import { credentialsFlows, freshPage, PASSWORD, signInResponse, signUpAt, submitCredentials } from './credentials-flow.js';
 import { useInbox } from './email-flow.js';
 import { build, check, copyFixture, removeApp, runCli, setEnv, shareInstall, start, type CheckResult, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
@@ -40,8 +41,9 @@ import { mysqlDatabase, postgresDatabase, sqliteCount, sqliteValues } from './ha
 import { limit } from './harness/limit.js';
 import { postForm } from './lockout-flow.js';
 import { passkeyFlows } from './passkey-flow.js';
-import { freshPage, passwordFlows } from './password-flow.js';
+import { passwordFlows } from './password-flow.js';
 import { preHijackingFlows } from './pre-hijacking-flow.js';
+import { sessionsFlows, shortSessionTimes } from './sessions-flow.js';
 
 interface Store {
 	args: string[];
@@ -162,6 +164,9 @@ type StoreEntry = (typeof STORES)[number];
 /** The store whose app goes through every browser flow; the others, only through what differs per store. */
 const PAGES_STORE = 'SQLite';
 
+/** The stores whose apps go through the account page's sessions (./sessions-flow.ts), their src/auth's session times made short. */
+const SESSIONS_STORES = ['SQLite', 'PostgreSQL'];
+
 /** The providers of a store's app: the one that goes through the passkey flows has passkeys, and PostgreSQL's (as before) too. */
 const providersOf = (name: string) => (name === PAGES_STORE || name === 'PostgreSQL' ? 'credentials,passkey' : 'credentials');
 
@@ -209,6 +214,7 @@ async function prepare({ name, open }: StoreEntry): Promise<Prepared> {
 		if (from) await shareInstall(from, appDir);
 		installed?.(appDir);
 		await store.configure?.(appDir);
+		if (SESSIONS_STORES.includes(name)) await shortSessionTimes(appDir, 'ts');
 		await useInbox(appDir, inbox);
 		await build(appDir);
 		return { appDir, store, cli, checked: await check(appDir) };
@@ -258,8 +264,8 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 
 	if (name === 'PostgreSQL' || name === 'MariaDB') {
 		it('creates the auth tables right after the install, and says so', async () => {
-			expect(cli.stdout).toMatch(new RegExp(`Applied 0001_auth_tables\\.sql to ${store.args[1]}://`));
-			expect(await store.migrations!()).toBe(1);
+			expect(cli.stdout).toMatch(new RegExp(`Applied 0001_auth_tables\\.sql, 0002_session_details\\.sql to ${store.args[1]}://`));
+			expect(await store.migrations!()).toBe(2);
 		});
 	}
 
@@ -279,6 +285,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		// What these prove is the runtime's; the store's part is the adapter contract's (unit suite).
 		preHijackingFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'database', passkeys: true, authenticators: store.authenticators }));
 	}
+	if (SESSIONS_STORES.includes(name)) sessionsFlows(() => ({ server: server!, browser: browser! }), { strategy: 'database', reauthentication: name === PAGES_STORE });
 
 	it('signs up and in with one session per signed-in browser, and ends it at sign-out: the old cookie signs no one in', async () => {
 		const url = server!.url;

@@ -9,8 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { submitCredentials, type CredentialsApp } from './credentials-flow.js';
-import { freshPage } from './password-flow.js';
+import { freshPage, submitCredentials, type CredentialsApp } from './credentials-flow.js';
 
 /**
  * The SHA-256 of the one style attribute SvelteKit itself renders, on its route announcer

@@ -8,8 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { Inbox } from '../runtime/test/smtp.js';
-import { PASSWORD, signInResponse, submitCredentials, type CredentialsApp } from './credentials-flow.js';
-import { freshPage, signedInAs } from './password-flow.js';
+import { freshPage, PASSWORD, signedInAs, signInResponse, submitCredentials, type CredentialsApp } from './credentials-flow.js';
 
 /** What the flows need: the app (restarted with the option on), its inbox, and an address that signed up before the option was on. */
 export interface VerifyingApp extends Pick<CredentialsApp, 'server' | 'browser'> {

@@ -3,8 +3,10 @@
  * `create-auth --yes`, then the same flows as the SvelteKit 2 app (./credentials-flow.ts). Both
  * apps get every provider (svelte-check sees them all, in TypeScript and in JavaScript with
  * JSDoc types; the OAuth ones' .env keys stay empty), the idp flows against the dev IdP
- * (./idp-flow.ts), the email-link flows against a local SMTP server (./email-flow.ts) and the
- * password flows (./password-flow.ts). The TypeScript app also goes through the defence flows
+ * (./idp-flow.ts), the email-link flows against a local SMTP server (./email-flow.ts), the
+ * password flows (./password-flow.ts) and the account page's sessions (./sessions-flow.ts: their
+ * src/auth sets session.revalidateAge to 2 s and freshAge to 10 s, so that ending a JWT session
+ * and asking for a new sign-in are seen in seconds). The TypeScript app also goes through the defence flows
  * over HTTP (./defence-flow.ts: cross-site POSTs refused, auth-page headers; runtime behaviour
  * that the JSDoc app's generated files do not change), the passkey flows (./passkey-flow.ts), its
  * passkeys' relying party set to localhost in its src/auth.ts, since its AUTH_URL is 127.0.0.1 for
@@ -44,6 +46,7 @@ import { expectJsdocFiles } from './jsdoc-files.js';
 import { passkeyFlows, passkeysOnLocalhost } from './passkey-flow.js';
 import { passwordFlows } from './password-flow.js';
 import { allowEmailLinking, federatedMergeFlows, preHijackingFlows } from './pre-hijacking-flow.js';
+import { sessionsFlows, shortSessionTimes } from './sessions-flow.js';
 
 let toolchain: NodeToolchain;
 let inbox: Inbox;
@@ -99,6 +102,7 @@ beforeAll(async () => {
 			const idp = await startIdpFor(appDir);
 			await passkeysOnLocalhost(appDir, 'ts', idp.port);
 			await allowEmailLinking(appDir, 'ts');
+			await shortSessionTimes(appDir, 'ts');
 			await useInbox(appDir, inbox);
 			// The same app with the option turned on, as its owner would edit src/auth.ts and build
 			// again: made now, built while the tests run, served later in the first one's place, on
@@ -127,6 +131,7 @@ beforeAll(async () => {
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		await shareInstall(await install, appDir);
 		const idp = await startIdpFor(appDir);
+		await shortSessionTimes(appDir, 'js');
 		await useInbox(appDir, inbox);
 		await build(appDir, { env: toolchain.env });
 		return { appDir, cli, idp, checked: await check(appDir, { tsconfig: './jsconfig.json', env: toolchain.env }) };
@@ -213,6 +218,7 @@ for (const { fixture, providers, ext } of FIXTURES) {
 		guards?.afterWindow();
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
 		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'jwt' }));
+		sessionsFlows(() => ({ server: server!, browser: browser! }), { strategy: 'jwt', reauthentication: ext === 'ts' });
 		// Runtime behaviour over HTTP, which the language of the generated files does not change.
 		if (ext === 'ts') defenceFlows(() => ({ server: server!, browser: browser! }));
 		if (ext === 'ts') passkeyFlows(() => ({ server: server!, browser: browser!, authenticators: async () => sqliteCount(appDir, 'auth_authenticators') }));

@@ -8,9 +8,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import type { CredentialsApp } from './credentials-flow.js';
+import { freshPage, signedInAs, type CredentialsApp } from './credentials-flow.js';
 import { addVirtualAuthenticator } from './harness/browser.js';
-import { freshPage, signedInAs } from './password-flow.js';
 
 /** What the flows need: the app, and the authenticator rows of its store where the test can read them. */
 export interface PasskeyApp extends Pick<CredentialsApp, 'server' | 'browser'> {

@@ -12,10 +12,9 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { DevIdp } from '../src/dev-idp/index.js';
 import type { Inbox } from '../runtime/test/smtp.js';
-import { PASSWORD, signInResponse, type CredentialsApp } from './credentials-flow.js';
+import { freshPage, PASSWORD, signedInAs, signInResponse, type CredentialsApp } from './credentials-flow.js';
 import { addVirtualAuthenticator } from './harness/browser.js';
 import { postForm } from './lockout-flow.js';
-import { freshPage, signedInAs } from './password-flow.js';
 
 /** What the flows need: the app, its inbox, its session strategy, and which proofs it offers. */
 export interface PreHijackingApp extends Pick<CredentialsApp, 'server' | 'browser'> {

@@ -97,6 +97,16 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 		why: 'issue 28, pre-hijacked accounts: confirming an address asks for the account’s password (a registrant who is not the owner waits for the owner to confirm), and sends an owner who never signed up to reset it'
 	},
 	{
+		file: 'package.json',
+		apps: /./,
+		why: 'issue 31, the account page lists where the user is signed in: bowser (MIT) reads each session’s User-Agent as “Firefox on Windows”'
+	},
+	{
+		file: /^src\/routes\/account\/\+page\.(server\.(ts|js)|svelte)$/,
+		apps: /./,
+		why: 'issue 31, the account page as security center: its load returns listSessions(event) and its actions end one session or every other one (revokeSession, revokeOtherSessions, after a recent sign-in); the page lists the sessions'
+	},
+	{
 		file: /^src\/authorization\.(ts|js)$/,
 		apps: /./,
 		why: 'issue 30, per-request cost: matchesRequestPath is synchronous (the base path needs no config), so the guard calls it without await and a request outside the protected prefixes costs no promise there'

@@ -510,8 +510,9 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 			expect(contentOf(plan, 'src/authorization.js')).toContain(" * @type {string[]}\n */\nconst protectedPrefixes = ['/account'];");
 			expect(contentOf(plan, 'src/routes/+layout.server.js')).toContain("/** @type {import('./$types').LayoutServerLoad} */\nexport const load = async (event) => {");
 			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain(
-				"/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ user: await requireUser(event), notice: await addressProvenNotice(event), passwordMinLength });"
+				"/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({\n\tuser: await requireUser(event),\n\tnotice: await addressProvenNotice(event),\n\tsessions: await listSessions(event),\n\tpasswordMinLength\n});"
 			);
+			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain("/** @satisfies {import('./$types').Actions} */\nexport const actions = {\n");
 			expect(contentOf(plan, 'src/routes/signin/+page.server.js')).toContain("/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ providers: await getProviders(event) });");
 			expect(contentOf(plan, 'src/routes/signup/+page.server.js')).toContain("/** @satisfies {import('./$types').Actions} */\nexport const actions = { default: signUp };");
 			expect(contentOf(plan, 'src/hooks.server.js')).toContain("import { handle as authentication } from './auth';");

@@ -55,8 +55,6 @@ export interface TemplateContext {
 	signInDivider: boolean;
 	/** The app has a `/signup` page (some descriptor's route). */
 	signUpPage: boolean;
-	/** The `/account` page has something to change (the password, passkeys), with its messages. */
-	accountActions: boolean;
 	/**
 	 * The names `src/auth.ts` imports from the adapter's lib module (`SQLiteAdapter`; a client
 	 * too for some), that module, and its declaration's partial.
@@ -147,7 +145,6 @@ export function templateContext(
 		signInSectionTypes: [...new Set(PROVIDERS.filter(({ sections }) => sections?.includes('signin/fields')).map(({ type }) => type))],
 		signInDivider: (hasEmailField && emailAutofill) || (hasFields && hasOAuth),
 		signUpPage: hasAccountsOfOurOwn,
-		accountActions: sections['account/actions'] !== undefined,
 		adapter: {
 			names: [adapter.factory, ...(adapter.alsoImports ?? [])].sort().join(', '),
 			module: `server/auth/adapters/${answers.adapter}`,

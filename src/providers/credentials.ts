@@ -35,7 +35,7 @@ export const credentials: ProviderScaffold = {
 		'auth/config',
 		'signin/state', 'signin/form-message', 'signin/fields', 'signin/styles',
 		'signup/props', 'signup/form-message', 'signup/form', 'signup/styles', 'signup/field-styles',
-		'account/props', 'account/actions', 'account/styles',
+		'account/actions', 'account/styles',
 		'account-server/imports', 'account-server/load', 'account-server/actions'
 	],
 	emailField: true,

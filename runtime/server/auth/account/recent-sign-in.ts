@@ -11,8 +11,12 @@ import type { ResolvedConfig } from '../config.js';
 import { appBase } from '../http/app-paths.js';
 import type { CurrentSession } from '../session/session.js';
 
-/** An account action refused: `error` is a stable code, `message` safe to show; `reauthenticate` the sign-in page's URL when the sign-in is not recent. */
-export type AccountFailure = ActionFailure<{ error: string; message: string; reauthenticate?: string }>;
+/**
+ * An account action refused: `action` is its name (which of the page's forms shows the message),
+ * `error` a stable code, `message` safe to show; `reauthenticate` the sign-in page's URL when the
+ * sign-in is not recent.
+ */
+export type AccountFailure = ActionFailure<{ action: string; error: string; message: string; reauthenticate?: string }>;
 
 /**
  * Whether `current` signed in within `config.freshAge` seconds of now. A session whose sign-in
@@ -40,6 +44,7 @@ export function reauthenticateUrl(event: RequestEvent, config: ResolvedConfig, r
  */
 export function reauthenticationRequired(event: RequestEvent, config: ResolvedConfig, resume: { action: string; params?: Record<string, string> }): AccountFailure {
 	return fail(401, {
+		action: resume.action,
 		error: 'ReauthenticationRequired',
 		message: `For your security, sign in again to continue: your last sign-in was more than ${duration(config.freshAge)} ago.`,
 		reauthenticate: reauthenticateUrl(event, config, resume)

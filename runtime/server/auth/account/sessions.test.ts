@@ -114,7 +114,11 @@ describe('the account page’s sessions, database strategy', () => {
 		vi.setSystemTime(Date.parse('2026-11-28T10:05:01Z'));
 		expect((await listSessions(await event(laptop))).recentSignIn).toBe(false);
 		const one = await actionOutcome(revokeSession, await event(laptop, { form: { session: phoneId } }));
-		expect(one).toMatchObject({ status: 401, data: { error: 'ReauthenticationRequired', message: expect.stringContaining('5 minutes') } });
+		expect(one).toMatchObject({ status: 401, data: { action: 'revokeSession', error: 'ReauthenticationRequired', message: expect.stringContaining('5 minutes') } });
+		// Not offered to resume while the sign-in is not recent.
+		const stale = await event(laptop);
+		Object.defineProperty(stale, 'url', { value: new URL(`http://localhost/account?resume=revokeSession&session=${phoneId}`) });
+		expect((await listSessions(stale)).resume).toBeUndefined();
 		const resume = new URL(one.data!.reauthenticate as string, 'http://localhost');
 		expect(resume.pathname).toBe('/signin');
 		expect(resume.searchParams.get('callbackUrl')).toBe(`/account?resume=revokeSession&session=${phoneId}`);
@@ -122,8 +126,11 @@ describe('the account page’s sessions, database strategy', () => {
 		expect(others).toMatchObject({ status: 401, data: { error: 'ReauthenticationRequired' } });
 		expect(await signedIn(event, phone)).toBe(true);
 
-		// Signed in again on the laptop: the action goes through.
+		// Signed in again on the laptop, back at the URL the refusal gave: the page offers the action again.
 		await signIn(ada, FIREFOX_WINDOWS, '203.0.113.7', laptop);
+		const back = await event(laptop);
+		Object.defineProperty(back, 'url', { value: new URL(resume.searchParams.get('callbackUrl')!, 'http://localhost') });
+		expect((await listSessions(back)).resume).toMatchObject({ action: 'revokeSession', session: { id: phoneId, device: { label: 'Safari on iOS' } } });
 		expect(await actionOutcome(revokeOtherSessions, await event(laptop, { form: {} }))).toMatchObject({ status: 200, data: { sessionsEnded: 'others' } });
 		expect([await signedIn(event, phone), await signedIn(event, laptop)]).toEqual([false, true]);
 	});

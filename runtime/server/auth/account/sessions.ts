@@ -24,7 +24,10 @@ export interface AccountSession {
 	current: boolean;
 	/** When the user signed in there. */
 	signedInAt: string | null;
-	/** When the session was last extended (`expires` − `maxAge`): its last request, to within `session.updateAge`. */
+	/**
+	 * When the session was last extended (`expires` − `maxAge`): its last request, to within
+	 * `session.updateAge`; null while it has not been extended since the sign-in.
+	 */
 	lastActiveAt: string | null;
 	/** The browser and system of the sign-in's `User-Agent`. */
 	device: Device;
@@ -47,6 +50,12 @@ export interface AccountSessions {
 	recentSignIn: boolean;
 	/** The sign-in page's URL that comes back here ({@link reauthenticateUrl}). */
 	reauthenticate: string;
+	/**
+	 * Back from the new sign-in that an action asked for (the page's `?resume=`, see
+	 * `reauthenticationRequired`), and it is recent: the action to offer again, with the session it
+	 * names. Absent otherwise, or when that session has ended since.
+	 */
+	resume?: { action: 'revokeOtherSessions' } | { action: 'revokeSession'; session: AccountSession };
 }
 
 /** What the account page shows after ending sessions. */
@@ -70,15 +79,26 @@ export async function listSessions(event: RequestEvent): Promise<AccountSessions
 	const recentSignIn = signedInRecently(current, config);
 	const reauthenticate = reauthenticateUrl(event, config);
 	const list = config.strategy === 'database' ? config.adapter?.listSessionsByUserId : undefined;
-	if (!list) {
-		const here = await thisBrowser(event, session, current);
-		return { sessions: [here], canEndOthers: await jwtSessionsEnd(config, user.id), recentSignIn, reauthenticate };
+	let listed: Omit<AccountSessions, 'recentSignIn' | 'reauthenticate'>;
+	if (list) {
+		const now = Date.now();
+		const rows = (await need(config, 'listSessionsByUserId')(user.id!)).filter((row) => row.expires.getTime() > now);
+		const sessions = await Promise.all(rows.map((row) => accountSession(row, row.sessionToken === current?.storedKey, config)));
+		sessions.sort((a, b) => Number(b.current) - Number(a.current) || (b.signedInAt ?? '').localeCompare(a.signedInAt ?? ''));
+		listed = { sessions, canEndOthers: true };
+	} else {
+		listed = { sessions: [await thisBrowser(event, session, current)], canEndOthers: await jwtSessionsEnd(config, user.id) };
 	}
-	const now = Date.now();
-	const rows = (await need(config, 'listSessionsByUserId')(user.id!)).filter((row) => row.expires.getTime() > now);
-	const sessions = await Promise.all(rows.map((row) => accountSession(row, row.sessionToken === current?.storedKey, config)));
-	sessions.sort((a, b) => Number(b.current) - Number(a.current) || (b.signedInAt ?? '').localeCompare(a.signedInAt ?? ''));
-	return { sessions, canEndOthers: true, recentSignIn, reauthenticate };
+	const resume = recentSignIn ? resumed(event.url, listed) : undefined;
+	return { ...listed, recentSignIn, reauthenticate, ...(resume ? { resume } : {}) };
+}
+
+/** The action `url`'s `?resume=` names, when it can run on what is `listed`. */
+function resumed(url: URL, listed: Pick<AccountSessions, 'sessions' | 'canEndOthers'>): AccountSessions['resume'] {
+	const action = url.searchParams.get('resume');
+	if (action === 'revokeOtherSessions' && listed.canEndOthers) return { action };
+	const session = listed.sessions.find((candidate) => !candidate.current && candidate.id === url.searchParams.get('session'));
+	return action === 'revokeSession' && session ? { action, session } : undefined;
 }
 
 async function accountSession(row: AdapterSession, current: boolean, config: ResolvedConfig): Promise<AccountSession> {
@@ -88,7 +108,7 @@ async function accountSession(row: AdapterSession, current: boolean, config: Res
 		id: publicId(row.sessionToken),
 		current,
 		signedInAt: iso(row.createdAt),
-		lastActiveAt: created === undefined || extended >= created ? new Date(Math.max(extended, created ?? 0)).toISOString() : iso(row.createdAt),
+		lastActiveAt: created === undefined || extended > created ? new Date(extended).toISOString() : null,
 		device: await deviceOf(row.userAgent),
 		ipAddress: row.ipAddress ?? null,
 		expires: row.expires.toISOString()
@@ -132,7 +152,7 @@ export async function revokeSession(event: RequestEvent): Promise<SessionsEnded 
 	const list = config.strategy === 'database' ? config.adapter?.listSessionsByUserId : undefined;
 	const rows = list ? await need(config, 'listSessionsByUserId')(user.id!) : [];
 	const row = rows.find((candidate) => publicId(candidate.sessionToken) === id && candidate.sessionToken !== current?.storedKey);
-	if (!row) return fail(404, { error: 'UnknownSession', message: 'That session has ended already, or is not one of yours.' });
+	if (!row) return fail(404, { action: 'revokeSession', error: 'UnknownSession', message: 'That session has ended already, or is not one of yours.' });
 	await need(config, 'deleteSession')(row.sessionToken);
 	config.sessionCache?.deleteUser(user.id!);
 	return { sessionsEnded: 1 };
@@ -155,7 +175,7 @@ export async function revokeOtherSessions(event: RequestEvent): Promise<Sessions
 	} catch (err) {
 		if (!(err instanceof MissingAdapter)) throw err;
 		config.logger.error(err);
-		return fail(501, { error: 'Unsupported', message: 'Signing out other devices is not available on this site.' });
+		return fail(501, { action: 'revokeOtherSessions', error: 'Unsupported', message: 'Signing out other devices is not available on this site.' });
 	}
 	return { sessionsEnded: 'others' };
 }

@@ -1,0 +1,11 @@
+import { build, check, copyFixture, runCli } from '../e2e/harness/app.js';
+import { node22 } from '../e2e/harness/node.js';
+const [fixture, ...args] = process.argv.slice(2);
+const toolchain = await node22();
+const dir = await copyFixture(fixture, { dest: `/tmp/app-${fixture}-${Date.now()}` });
+const cli = await runCli(dir, ['--yes', ...args], { node: toolchain.node, env: toolchain.env });
+console.log(cli.exitCode, cli.stdout.slice(-300), cli.stderr.slice(-800));
+const checked = await check(dir, { env: toolchain.env });
+console.log('check', JSON.stringify(checked).slice(0, 3000));
+await build(dir, { env: toolchain.env });
+console.log('built', dir);

@@ -1,0 +1,152 @@
+/**
+ * The account page's sessions (issue 31), in an app set up by `create-auth --providers
+ * credentials,…`: two or three browser contexts signed in as one user, one of them ending the
+ * others from "Where you're signed in". With `jwt` sessions the other browser is signed out at its
+ * next revalidation, so the app's `session.revalidateAge` is set short by {@link shortSessionTimes},
+ * as its owner would in src/auth; `session.freshAge` too, for the re-authentication flow.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { freshPage, PASSWORD, signedInAs, signUpAt, submitCredentials, type CredentialsApp } from './credentials-flow.js';
+
+/** Seconds between a `jwt` session's checks against its user in apps {@link shortSessionTimes} edited. */
+export const REVALIDATE_AGE = 2;
+/** Seconds a sign-in counts as recent in apps {@link shortSessionTimes} edited. */
+export const FRESH_AGE = 10;
+
+/** What the flows need: the app. */
+export type SessionsApp = Pick<CredentialsApp, 'server' | 'browser'>;
+
+export const IPHONE_SAFARI =
+	'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const WINDOWS_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+
+/**
+ * Sets `session.revalidateAge` to {@link REVALIDATE_AGE} and `session.freshAge` to
+ * {@link FRESH_AGE} in the app's src/auth, as its owner would.
+ * @throws {Error} src/auth has no `session: { strategy: … }` entry to add them to
+ */
+export async function shortSessionTimes(appDir: string, ext: 'ts' | 'js'): Promise<void> {
+	const file = path.join(appDir, `src/auth.${ext}`);
+	const text = await fs.readFile(file, 'utf8');
+	const entry = /session: \{ strategy: '(jwt|database)'/;
+	if (!entry.test(text)) throw new Error(`src/auth.${ext} has no session: { strategy } entry`);
+	await fs.writeFile(file, text.replace(entry, (found) => `${found}, revalidateAge: ${REVALIDATE_AGE}, freshAge: ${FRESH_AGE}`));
+}
+
+/** A page in a fresh browser context that says it is `userAgent`. */
+async function deviceWith(app: SessionsApp, userAgent: string): Promise<Page> {
+	return (await app.browser.newContext({ userAgent })).newPage();
+}
+
+/** Signs `email` in on `page` from the sign-in page (it lands on `/`, or on its `callbackUrl`). */
+async function signIn(page: Page, url: string, email: string): Promise<void> {
+	await page.goto(`${url}/signin`);
+	await submitCredentials(page, 'Sign in', email, PASSWORD);
+	await page.waitForURL((target) => target.pathname !== '/signin');
+}
+
+/**
+ * Asserts that `page`'s browser is signed out: at its next request with `database` sessions,
+ * within {@link REVALIDATE_AGE} seconds (and a second of slack per side) with `jwt` ones.
+ */
+export async function expectSignedOut(page: Page, url: string, email: string, strategy: 'jwt' | 'database'): Promise<void> {
+	const started = Date.now();
+	const within = strategy === 'jwt' ? (REVALIDATE_AGE + 2) * 1000 : 0;
+	while (await signedInAs(page, url, email)) {
+		if (Date.now() - started > within) break;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	expect(await signedInAs(page, url, email), `signed out within ${within} ms`).toBe(false);
+}
+
+/** The account page's sessions section. */
+const sessionsOf = (page: Page) => page.getByRole('region', { name: "Where you're signed in" });
+
+/**
+ * Registers the flows as tests of the enclosing `describe`, for an app of session strategy
+ * `strategy`; `reauthentication` (default true) adds the one that waits out `freshAge`, which
+ * one app per strategy is enough for.
+ */
+export function sessionsFlows(app: () => SessionsApp, { strategy, reauthentication = true }: { strategy: 'jwt' | 'database'; reauthentication?: boolean }): void {
+	it('lists where the user is signed in; "Sign out other devices" signs the other browser out (OWASP ASVS 5.0 7.5.2), this one stays', async () => {
+		const { server } = app();
+		const email = `devices-${Date.now()}@example.com`;
+		const laptop = await deviceWith(app(), WINDOWS_FIREFOX);
+		await signUpAt(laptop, server.url, email);
+		const phone = await deviceWith(app(), IPHONE_SAFARI);
+		await signIn(phone, server.url, email);
+
+		await laptop.goto(`${server.url}/account`);
+		const sessions = sessionsOf(laptop);
+		const rows = sessions.getByRole('listitem');
+		if (strategy === 'database') {
+			await expect.poll(() => rows.count()).toBe(2);
+			expect(await rows.filter({ hasText: 'This device' }).textContent()).toContain('Firefox on Windows');
+			expect(await rows.filter({ hasText: 'Safari on iOS' }).getByRole('button', { name: 'Sign out Safari on iOS' }).isVisible()).toBe(true);
+		} else {
+			// A JWT session is a cookie the server keeps no list of: this browser, and the button.
+			expect(await rows.count()).toBe(1);
+			expect(await rows.first().textContent()).toMatch(/Firefox on Windows\s*This device/);
+			expect(await sessions.getByText('Other devices are not listed here.').isVisible()).toBe(true);
+		}
+		await sessions.getByRole('button', { name: 'Sign out other devices' }).click();
+		await expect.poll(() => sessions.getByRole('status').textContent()).toBe('Your other devices are signed out.');
+		await expectSignedOut(phone, server.url, email, strategy);
+		expect(await signedInAs(laptop, server.url, email)).toBe(true);
+		for (const page of [laptop, phone]) await page.context().close();
+	});
+
+	if (strategy === 'database') it('"Sign out" on one row signs that browser out, and only it', async () => {
+		const { server } = app();
+		const email = `one-device-${Date.now()}@example.com`;
+		const laptop = await deviceWith(app(), WINDOWS_FIREFOX);
+		await signUpAt(laptop, server.url, email);
+		const phone = await deviceWith(app(), IPHONE_SAFARI);
+		await signIn(phone, server.url, email);
+		const tablet = await freshPage(app().browser);
+		await signIn(tablet, server.url, email);
+
+		await laptop.goto(`${server.url}/account`);
+		const sessions = sessionsOf(laptop);
+		await sessions.getByRole('button', { name: 'Sign out Safari on iOS' }).click();
+		await expect.poll(() => sessions.getByRole('status').textContent()).toBe('That device is signed out.');
+		expect(await sessions.getByText('Safari on iOS').count()).toBe(0);
+		expect([await signedInAs(phone, server.url, email), await signedInAs(tablet, server.url, email), await signedInAs(laptop, server.url, email)]).toEqual([false, true, true]);
+		for (const page of [laptop, phone, tablet]) await page.context().close();
+	});
+
+	if (reauthentication) it('OWASP ASVS 5.0 7.5.1: past freshAge, ending sessions asks to sign in again and ends nothing; after it the page offers the action, which completes', async () => {
+		const { server } = app();
+		const email = `reauth-${Date.now()}@example.com`;
+		const laptop = await deviceWith(app(), WINDOWS_FIREFOX);
+		await signUpAt(laptop, server.url, email);
+		const phone = await deviceWith(app(), IPHONE_SAFARI);
+		await signIn(phone, server.url, email);
+		await new Promise((resolve) => setTimeout(resolve, (FRESH_AGE + 1) * 1000));
+
+		await laptop.goto(`${server.url}/account`);
+		await sessionsOf(laptop).getByRole('button', { name: 'Sign out other devices' }).click();
+		const alert = sessionsOf(laptop).getByRole('alert');
+		await expect.poll(() => alert.textContent()).toContain(`For your security, sign in again to continue: your last sign-in was more than ${FRESH_AGE} seconds ago.`);
+		// Refused: nothing ended (for jwt, after a revalidation's worth of waiting too).
+		if (strategy === 'jwt') await new Promise((resolve) => setTimeout(resolve, (REVALIDATE_AGE + 1) * 1000));
+		expect(await signedInAs(phone, server.url, email)).toBe(true);
+
+		await laptop.goto(`${server.url}/account`);
+		await sessionsOf(laptop).getByRole('button', { name: 'Sign out other devices' }).click();
+		await alert.getByRole('link', { name: 'Sign in again' }).click();
+		await laptop.waitForURL((target) => target.pathname === '/signin');
+		await submitCredentials(laptop, 'Sign in', email, PASSWORD);
+		await laptop.waitForURL((target) => target.pathname === '/account' && target.searchParams.get('resume') === 'revokeOtherSessions');
+		const resume = sessionsOf(laptop).locator('form.resume');
+		expect(await resume.textContent()).toContain('You signed in again. Sign out every other device now?');
+		await resume.getByRole('button', { name: 'Sign out other devices' }).click();
+		await expect.poll(() => sessionsOf(laptop).getByRole('status').textContent()).toBe('Your other devices are signed out.');
+		await expectSignedOut(phone, server.url, email, strategy);
+		expect(await signedInAs(laptop, server.url, email)).toBe(true);
+		for (const page of [laptop, phone]) await page.context().close();
+	});
+}
