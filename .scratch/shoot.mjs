@@ -1,7 +1,8 @@
 import { start } from '../e2e/harness/app.js';
-import { launchBrowser } from '../e2e/harness/browser.js';
+import { addVirtualAuthenticator, launchBrowser } from '../e2e/harness/browser.js';
 const [dir, out = '/tmp/shots', extra = ''] = process.argv.slice(2);
-const server = await start(dir, { mode: 'preview' });
+const started = await start(dir, { mode: 'preview' });
+const server = { url: started.url.replace('//127.0.0.1:', '//localhost:'), output: started.output, stop: started.stop };
 const browser = await launchBrowser();
 const email = `ada-${Date.now()}@example.com`;
 const PASSWORD = 'correct horse battery staple';
@@ -20,6 +21,13 @@ try {
 		await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
 		await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 		await page.waitForURL((u) => u.pathname === '/');
+		if (name === 'desktop-light') {
+			await addVirtualAuthenticator(page);
+			await page.goto(`${server.url}/account`);
+			await page.waitForLoadState('networkidle');
+			await page.getByRole('button', { name: 'Add a passkey' }).click();
+			await page.waitForURL((u) => u.searchParams.get('passkey') === 'added');
+		}
 		await page.goto(`${server.url}/account${extra}`);
 		await page.addStyleTag({ content: ':root { color-scheme: light dark }' });
 		await page.screenshot({ path: `${out}-${name}.png`, fullPage: true });
@@ -27,6 +35,7 @@ try {
 		await context.close();
 	}
 } finally {
+	console.log(server.output?.() ?? server.output ?? '');
 	await browser.close();
 	await server.stop();
 }

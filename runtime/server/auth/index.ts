@@ -15,6 +15,7 @@ export type { AppResolve } from './http/app-paths.js';
 export { PROVIDER_ROUTES } from './config.js';
 export type {
 	Account,
+	AccountMethods,
 	BreachCheck,
 	Callbacks,
 	CommonProviderOptions,
@@ -29,6 +30,7 @@ export type {
 	ProviderRoute,
 	ProviderRouteHandler,
 	ProviderType,
+	SignInMethod,
 	SvelteKitAuthConfig
 } from './config.js';
 export type { Session, User } from '../../auth/types.js';
@@ -89,6 +91,7 @@ export { matchesPathPrefix } from './http/redirects.js';
 export { isNavigation, matchesRequestPath, requireSession, requireUser, type SignedInSession } from './http/guards.js';
 export { addressProvenNotice } from './email/proof.js';
 export { listSessions, revokeOtherSessions, revokeSession, type AccountSession, type AccountSessions, type SessionsEnded } from './account/sessions.js';
+export { listSignInMethods, removeSignInMethod, renameSignInMethod, type SignInMethodRemoved, type SignInMethodRenamed, type SignInMethods } from './account/methods.js';
 export type { AccountFailure } from './account/recent-sign-in.js';
 export type { Device } from './account/devices.js';
 export { DEFAULT_RATE_LIMITS, memoryRateLimitStore } from './limits/rate-limit.js';

@@ -75,6 +75,8 @@ export interface SvelteKitAuthResult {
 	resetPassword: Action;
 	/** The account page's action: the signed-in user changes their password (the credentials provider's). */
 	changePassword: Action;
+	/** The account page's action: a signed-in user without a password sets one, after a recent sign-in (the credentials provider's). */
+	setPassword: Action;
 	/** The action of the page a sign-up's confirmation link opens: confirms the address and signs in (the credentials provider's; `email/verification.ts`). */
 	verifyEmail: Action;
 	/** The providers, for a sign-in page's `load` to draw one button each. */
@@ -92,7 +94,7 @@ export interface SvelteKitAuthResult {
  *   (`Sec-Fetch-Site`; the OAuth callback excepted) and sets `Cache-Control: no-store`, plus
  *   anti-framing headers on the sign-in, sign-up and account pages.
  * - `signIn` / `signOut` / `signUp` / `emailLink` / `requestPasswordReset` / `resetPassword` /
- *   `changePassword` / `verifyEmail` are form actions for the `/signin`, `/signout`, `/signup`,
+ *   `changePassword` / `setPassword` / `verifyEmail` are form actions for the `/signin`, `/signout`, `/signup`,
  *   `/signin/email`, `/signin/forgot-password`, `/signin/reset-password`, `/account` and
  *   `/signin/verify-email` pages.
  * - The guards `requireSession()` / `requireUser()` (`http/guards.ts`) find this config through the
@@ -213,6 +215,7 @@ export function SvelteKitAuth(
 		requestPasswordReset: providerAction(getConfig, 'requestPasswordReset'),
 		resetPassword: providerAction(getConfig, 'resetPassword'),
 		changePassword: providerAction(getConfig, 'changePassword'),
+		setPassword: providerAction(getConfig, 'setPassword'),
 		verifyEmail: providerAction(getConfig, 'verifyEmail'),
 		getProviders
 	};

@@ -5,6 +5,8 @@
  *
  * - `sessions.ts` — `listSessions` (where the user is signed in), `revokeSession` (end one other
  *   `database` session), `revokeOtherSessions` (end every other session, on both strategies).
+ * - `methods.ts` — `listSignInMethods` (a password, passkeys, linked accounts, email links: each
+ *   provider's `flow.account`), `removeSignInMethod` (never the last one), `renameSignInMethod`.
  * - `recent-sign-in.ts` — re-authentication (OWASP ASVS 5.0 7.5.1): `signedInRecently` (within
  *   `session.freshAge`), `reauthenticationRequired` (the refusal, with the sign-in URL that resumes).
  * - `devices.ts` — `deviceOf`: a `User-Agent` as "Firefox on Windows" (bowser, loaded on first use).
@@ -13,5 +15,6 @@
  * @see create-auth docs/api.md#ending-sessions
  */
 export { deviceOf, type Device } from './devices.js';
+export { listSignInMethods, removeSignInMethod, renameSignInMethod, type SignInMethodRemoved, type SignInMethodRenamed, type SignInMethods } from './methods.js';
 export { reauthenticateUrl, reauthenticationRequired, signedInRecently, type AccountFailure } from './recent-sign-in.js';
 export { listSessions, revokeOtherSessions, revokeSession, type AccountSession, type AccountSessions, type SessionsEnded } from './sessions.js';

@@ -7,7 +7,7 @@ export { HostedDbClient, HostedDbError, type BaseClientOptions } from './hosted-
 
 /** The adapter methods of the spec that {@link HostedDbAdapter} has: all but the authenticator ones. */
 export type HostedDbAdapterMethods = Required<
-	Omit<Adapter, 'createAuthenticator' | 'getAuthenticator' | 'listAuthenticatorsByUserId' | 'updateAuthenticatorCounter' | 'deleteAuthenticator'>
+	Omit<Adapter, 'createAuthenticator' | 'getAuthenticator' | 'listAuthenticatorsByUserId' | 'updateAuthenticatorCounter' | 'deleteAuthenticator' | 'updateAuthenticator'>
 >;
 
 /** Account fields kept in `authlib_accounts` (`userId` is the `user` link); other fields are not stored. */

@@ -140,7 +140,8 @@ export function MemoryAdapter(): Required<Adapter> {
 		async createAuthenticator(authenticator) {
 			if (authenticators.has(authenticator.credentialID)) throw new Error('createAuthenticator: the credential id exists');
 			if (!users.has(authenticator.userId)) throw new Error(`createAuthenticator: no user with id ${authenticator.userId}`);
-			authenticators.set(authenticator.credentialID, copy({ ...authenticator, transports: authenticator.transports ?? null }));
+			const { name = null, aaguid = null, createdAt = null, lastUsedAt = null } = authenticator;
+			authenticators.set(authenticator.credentialID, copy({ ...authenticator, transports: authenticator.transports ?? null, name, aaguid, createdAt, lastUsedAt }));
 			return (await getAuthenticator(authenticator.credentialID))!;
 		},
 		getAuthenticator,
@@ -151,6 +152,13 @@ export function MemoryAdapter(): Required<Adapter> {
 			const authenticator = authenticators.get(credentialID);
 			authenticators.delete(credentialID);
 			return authenticator ?? null;
+		},
+		async updateAuthenticator({ credentialID, name, lastUsedAt }) {
+			const authenticator = authenticators.get(credentialID);
+			if (!authenticator) return null;
+			if (name !== undefined) authenticator.name = name;
+			if (lastUsedAt !== undefined) authenticator.lastUsedAt = lastUsedAt;
+			return copy(authenticator);
 		},
 		async updateAuthenticatorCounter(credentialID, newCounter) {
 			const authenticator = authenticators.get(credentialID);

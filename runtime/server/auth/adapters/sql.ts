@@ -64,8 +64,10 @@ const ACCOUNT_COLUMNS = [
 const SESSION_COLUMNS = ['sessionToken', 'userId', 'expires', 'createdAt', 'userAgent', 'ipAddress'] as const;
 const AUTHENTICATOR_COLUMNS = [
 	'credentialID', 'userId', 'providerAccountId', 'credentialPublicKey', 'counter',
-	'credentialDeviceType', 'credentialBackedUp', 'transports'
+	'credentialDeviceType', 'credentialBackedUp', 'transports', 'name', 'aaguid', 'createdAt', 'lastUsedAt'
 ] as const;
+/** What `updateAuthenticator` may change. */
+const AUTHENTICATOR_DETAILS = ['name', 'lastUsedAt'] as const;
 
 /** A Date from what a driver returns for a date column: a Date, epoch ms, or a string of either. */
 function toDate(value: unknown): Date {
@@ -114,7 +116,11 @@ const toAuthenticator = (row: Row): AdapterAuthenticator => ({
 	...(row as unknown as AdapterAuthenticator),
 	counter: Number(row.counter),
 	credentialBackedUp: row.credentialBackedUp === true || Number(row.credentialBackedUp) === 1,
-	transports: (row.transports ?? null) as string | null
+	transports: (row.transports ?? null) as string | null,
+	name: (row.name ?? null) as string | null,
+	aaguid: (row.aaguid ?? null) as string | null,
+	createdAt: row.createdAt === null || row.createdAt === undefined ? null : toDate(row.createdAt),
+	lastUsedAt: row.lastUsedAt === null || row.lastUsedAt === undefined ? null : toDate(row.lastUsedAt)
 });
 
 /**
@@ -285,6 +291,10 @@ export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 			const key = `WHERE "credentialID" = ?`;
 			const row = await take(`SELECT * FROM ${TABLES.authenticators} ${key}`, `DELETE FROM ${TABLES.authenticators} ${key}`, [credentialID]);
 			return row ? toAuthenticator(row) : null;
+		},
+		async updateAuthenticator(authenticator) {
+			await update(TABLES.authenticators, 'credentialID', authenticator as unknown as Row, AUTHENTICATOR_DETAILS);
+			return getAuthenticator(authenticator.credentialID);
 		},
 		async updateAuthenticatorCounter(credentialID, newCounter) {
 			await run(`UPDATE ${TABLES.authenticators} SET counter = ? WHERE "credentialID" = ?`, [newCounter, credentialID]);

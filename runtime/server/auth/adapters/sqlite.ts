@@ -57,7 +57,11 @@ CREATE TABLE IF NOT EXISTS auth_authenticators (
 	counter INTEGER NOT NULL,
 	credentialDeviceType TEXT NOT NULL,
 	credentialBackedUp INTEGER NOT NULL,
-	transports TEXT
+	transports TEXT,
+	name TEXT,
+	aaguid TEXT,
+	createdAt INTEGER,
+	lastUsedAt INTEGER
 );
 CREATE INDEX IF NOT EXISTS auth_authenticators_userId ON auth_authenticators(userId);
 `;
@@ -65,8 +69,9 @@ CREATE INDEX IF NOT EXISTS auth_authenticators_userId ON auth_authenticators(use
 /**
  * Brings a file made by an older version to the current schema; each step is a no-op once done.
  * - `auth_accounts` gains `oauth_token` / `oauth_token_secret` (OAuth 1.0a accounts).
- * - `auth_users` gains `sessionVersion` and `auth_sessions` `createdAt`, `userAgent`, `ipAddress`
- *   (the account page's sessions; docs/api.md#ending-sessions).
+ * - `auth_users` gains `sessionVersion`, `auth_sessions` `createdAt`, `userAgent`, `ipAddress`,
+ *   `auth_authenticators` `name`, `aaguid`, `createdAt`, `lastUsedAt` (the account page;
+ *   docs/api.md#ending-sessions).
  * - `auth_users.email` loses NOT NULL (users whose provider gives no email; UNIQUE allows any
  *   number of NULLs). SQLite cannot drop a constraint in place, so the table is rebuilt as its
  *   documentation prescribes (https://www.sqlite.org/lang_altertable.html#otheralter): with
@@ -82,9 +87,10 @@ function migrate(db: Database.Database): void {
 	for (const column of ['oauth_token', 'oauth_token_secret']) {
 		if (!accountColumns.has(column)) db.exec(`ALTER TABLE auth_accounts ADD COLUMN ${column} TEXT`);
 	}
-	const sessionColumns = new Set(columns('auth_sessions').map((column) => column.name));
-	for (const [column, type] of [['createdAt', 'INTEGER'], ['userAgent', 'TEXT'], ['ipAddress', 'TEXT']]) {
-		if (!sessionColumns.has(column!)) db.exec(`ALTER TABLE auth_sessions ADD COLUMN ${column} ${type}`);
+	const added = { auth_sessions: ['createdAt INTEGER', 'userAgent TEXT', 'ipAddress TEXT'], auth_authenticators: ['name TEXT', 'aaguid TEXT', 'createdAt INTEGER', 'lastUsedAt INTEGER'] };
+	for (const [table, definitions] of Object.entries(added)) {
+		const present = new Set(columns(table).map((column) => column.name));
+		for (const definition of definitions) if (!present.has(definition.split(' ')[0]!)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
 	}
 	const userColumns = columns('auth_users');
 	if (!userColumns.some((column) => column.name === 'sessionVersion')) db.exec('ALTER TABLE auth_users ADD COLUMN sessionVersion INTEGER NOT NULL DEFAULT 0');

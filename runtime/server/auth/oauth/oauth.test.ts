@@ -418,14 +418,34 @@ describe.each(ADAPTERS)('accounts and database sessions with an adapter ($name)'
 		}
 	});
 
-	it('links the account to the user who is signed in', async () => {
+	it('links the account to the user who is signed in, when they signed in recently (session.freshAge)', async () => {
 		const { a } = withDb();
 		const someone = await adapter.createUser({ id: crypto.randomUUID(), email: 'someone@example.com', emailVerified: null });
-		await adapter.createSession({ sessionToken: storedSessionKey('signed-in'), userId: someone.id, expires: new Date(Date.now() + 3_600_000) });
+		await adapter.createSession({ sessionToken: storedSessionKey('signed-in'), userId: someone.id, expires: new Date(Date.now() + 3_600_000), createdAt: new Date() });
 		const jar = new Jar();
 		jar.values.set('auth.session-token', 'signed-in');
-		expect(await callback(a, jar, (await authorize(a, jar)).callbackUrl)).toBe('/account');
+		const linked = await callback(a, jar, (await authorize(a, jar)).callbackUrl);
+		if (!adapter.listSessionsByUserId) {
+			// An Auth.js adapter keeps no sign-in time, so no database session of it counts as recent.
+			expect(linked).toMatch(/^\/signin\?error=AccessDenied/);
+			return;
+		}
+		expect(linked).toBe('/account');
 		expect(await adapter.getUserByAccount({ provider: 'idp', providerAccountId: 'dev-user-1' })).toMatchObject({ id: someone.id });
+	});
+
+	// OWASP ASVS 5.0 7.5.1: a stolen session cookie must not let its holder add their own way in,
+	// which would outlast the session.
+	it('refuses to link an account to a user whose sign-in is older than freshAge: AccessDenied, nothing linked', async () => {
+		const { a } = withDb();
+		const someone = await adapter.createUser({ id: crypto.randomUUID(), email: 'someone@example.com', emailVerified: null });
+		const hourAgo = new Date(Date.now() - 3_600_000);
+		await adapter.createSession({ sessionToken: storedSessionKey('stolen'), userId: someone.id, expires: new Date(Date.now() + 3_600_000), createdAt: hourAgo });
+		const jar = new Jar();
+		jar.values.set('auth.session-token', 'stolen');
+		expect(await callback(a, jar, (await authorize(a, jar)).callbackUrl)).toMatch(/^\/signin\?error=AccessDenied/);
+		expect(await adapter.getUserByAccount({ provider: 'idp', providerAccountId: 'dev-user-1' })).toBeNull();
+		expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ type: 'AccessDenied', message: expect.stringContaining('needs a sign-in within session.freshAge') }));
 	});
 
 	it('signs out: the session row is deleted with the cookie', async () => {

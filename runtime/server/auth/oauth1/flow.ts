@@ -3,6 +3,7 @@ import type { ProviderFlow } from '../config.js';
 import { answerOAuthCallback, reportMissingSettings, startOAuthSignIn } from '../signin/oauth.js';
 import { oauth1AuthorizationUrl } from './authorize.js';
 import { finishOAuth1Authorization } from './callback.js';
+import { linkedAccounts } from '../oauth/linked.js';
 import type { OAuth1Config } from './types.js';
 
 /**
@@ -19,5 +20,6 @@ export const oauth1Flow: ProviderFlow<OAuth1Config> = {
 	routes: {
 		callback: (event, config, provider) => answerOAuthCallback(event, config, provider, () => finishOAuth1Authorization(event, config, provider))
 	},
-	check: reportMissingSettings
+	check: reportMissingSettings,
+	account: linkedAccounts
 };

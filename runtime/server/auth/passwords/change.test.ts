@@ -378,3 +378,45 @@ describe('changing the password on the account page', () => {
 	});
 });
 
+
+describe('setting a password on the account page (a user who signed up without one)', () => {
+	/** A user made by an OAuth sign-in (no password), signed in `age` seconds ago in this browser. */
+	async function oauthUser(age = 0) {
+		freezeDate('2026-11-28T10:00:00Z');
+		const { auth, adapter } = app({ session: { freshAge: 300 } });
+		const user = await adapter.createUser!({ id: 'ada', email: 'ada@example.com', emailVerified: new Date() });
+		await adapter.linkAccount!({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: '583231' });
+		const jar = new Jar();
+		const { encodeToken } = await import('../session/jwt.js');
+		const now = Date.now() / 1000;
+		jar.values.set('auth.session-token', await encodeToken({ sub: user.id, email: user.email, auth_time: now - age }, secret, 3600, now));
+		const set = async (form: Record<string, string>) => {
+			const event = requestEvent('http://localhost/account', jar, { form, headers: { accept: 'text/html' } });
+			await auth.handle({ event, resolve: async () => new Response('ok') });
+			return actionOutcome(auth.setPassword, event);
+		};
+		return { adapter, set };
+	}
+
+	it('sets it after a recent sign-in: the user then signs in with it too', async () => {
+		const { adapter, set } = await oauthUser();
+		expect(await set({ password: 'passwordpassword' })).toMatchObject({ status: 400, data: { error: 'PasswordTooCommon' } });
+		expect(await set({ password: 'my first real password' })).toMatchObject({ status: 200, data: { passwordSet: true } });
+		expect(await passwordWorks(adapter, 'ada@example.com', 'my first real password')).toBe(true);
+		expect(await set({ password: 'another password again' })).toMatchObject({ status: 400, data: { error: 'HasPassword' } });
+	});
+
+	it('OWASP ASVS 5.0 7.5.1: refuses past freshAge (a session stolen days after its sign-in cannot add a password), nothing stored', async () => {
+		const { adapter, set } = await oauthUser(301);
+		expect(await set({ password: 'my first real password' })).toMatchObject({ status: 401, data: { error: 'ReauthenticationRequired', action: 'setPassword' } });
+		expect(await adapter.getAccount!('ada@example.com', 'credentials')).toBeNull();
+	});
+
+	it('refuses when another user signs in with a password at the address', async () => {
+		const { adapter, set } = await oauthUser();
+		await adapter.createUser!({ id: 'eve', email: 'eve@example.com', emailVerified: null });
+		await adapter.linkAccount!({ userId: 'eve', type: 'credentials', provider: 'credentials', providerAccountId: 'ada@example.com', password_hash: await hashPassword('eve sets this up') });
+		expect(await set({ password: 'my first real password' })).toMatchObject({ status: 400, data: { error: 'EmailInUse' } });
+		expect((await adapter.getAccount!('ada@example.com', 'credentials'))?.userId).toBe('eve');
+	});
+});

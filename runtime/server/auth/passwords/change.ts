@@ -14,7 +14,9 @@ import { hashPassword, verifyPassword } from './hashing.js';
 import { countAttempt, countPasswordAttempt, forgetPasswordAttempts } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
 import { need } from '../adapters/methods.js';
-import { endUserSessions, startSession, toUser } from '../session/session.js';
+import { currentSession, endUserSessions, startSession, toUser } from '../session/session.js';
+import { reauthenticationRequired, signedInRecently, type AccountFailure } from '../account/recent-sign-in.js';
+import type { User } from '../../../auth/types.js';
 import { finishSignIn } from '../signin/finish.js';
 import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from '../email/verification-tokens.js';
 import { afterProof, nothingRemoved, proveAddress } from '../email/proof.js';
@@ -149,11 +151,9 @@ export type PasswordChanged = { passwordChanged: true };
 export async function changePasswordAction(event: RequestEvent, config: ResolvedConfig): Promise<PasswordChanged | PasswordFormFailure> {
 	const user = await requireUser(event);
 	const form = await readForm(event.request);
-	const email = user.email ?? normalizeEmail(user.name ?? '');
-	const account = email ? await need(config, 'getAccount')(email, PASSWORD_PROVIDER) : null;
-	if (!account || account.userId !== user.id || typeof account.password_hash !== 'string') {
-		return fail(400, { error: 'NoPassword', message: 'This account has no password to change.' });
-	}
+	const found = await passwordAccountOf(config, user);
+	if (!found) return fail(400, { error: 'NoPassword', message: 'This account has no password to change.' });
+	const { email, account } = found;
 	try {
 		const limits = config.rateLimits;
 		if (limits) await countPasswordAttempt(limits, email, clientAddress(event));
@@ -169,9 +169,60 @@ export async function changePasswordAction(event: RequestEvent, config: Resolved
 		throw err;
 	}
 	await clearSignInCount(event, config, email);
-	await endUserSessions(event, config, user.id);
-	await startSession(event, config, user, passwordAccount(user.id));
+	await endUserSessions(event, config, account.userId);
+	await startSession(event, config, user, passwordAccount(account.userId));
 	return { passwordChanged: true };
+}
+
+/**
+ * The user's `credentials` account, found by their email, or for a user without one by their name
+ * (the username a password account carried over from Lucia is keyed by), when it is theirs and
+ * has a password; null otherwise. `email` is the key it was found under.
+ * @throws {AdapterError} the adapter failed; {@link MissingAdapter} it lacks `getAccount`.
+ */
+export async function passwordAccountOf(config: ResolvedConfig, user: Pick<User, 'id' | 'email' | 'name'>): Promise<{ email: string; account: AdapterAccount & { password_hash: string } } | null> {
+	const email = user.email ?? normalizeEmail(user.name ?? '');
+	const account = email ? await need(config, 'getAccount')(email, PASSWORD_PROVIDER) : null;
+	if (!account || account.userId !== user.id || typeof account.password_hash !== 'string') return null;
+	return { email, account: account as AdapterAccount & { password_hash: string } };
+}
+
+/** What the account page shows once a password is set. */
+export type PasswordSet = { passwordSet: true };
+
+/**
+ * The account page's "Set a password", for a signed-in user who has none (they signed up with an
+ * OAuth provider, an email link or a passkey). Form field: the new `password`.
+ * 1. the sign-in must be recent (`session.freshAge`; OWASP ASVS 5.0 7.5.1): else 401
+ *    `ReauthenticationRequired` with the sign-in URL that comes back to `?resume=setPassword`;
+ * 2. the user must have an address (400 `NoEmail`: a password account is keyed by it), no password
+ *    yet (400 `HasPassword`: change it instead), and no other user may hold a password account
+ *    at that address (400 `EmailInUse`);
+ * 3. the password is checked ({@link checkNewPassword}: 400 with its code), hashed (429 when the
+ *    hashing queue is full) and stored as the user's `credentials` account (`linkAccount`).
+ * @returns `{ passwordSet: true }`, or the refusal (`form` = `{ error, message }`)
+ * @throws {AdapterError} the adapter failed.
+ */
+export async function setPasswordAction(event: RequestEvent, config: ResolvedConfig): Promise<PasswordSet | PasswordFormFailure | AccountFailure> {
+	const user = await requireUser(event);
+	if (!signedInRecently(await currentSession(event, config), config)) return reauthenticationRequired(event, config, { action: 'setPassword' });
+	const form = await readForm(event.request);
+	if (!user.email) return fail(400, { error: 'NoEmail', message: 'A password needs an email address on the account.' });
+	const email = normalizeEmail(user.email);
+	const existing = await need(config, 'getAccount')(email, PASSWORD_PROVIDER);
+	if (existing?.userId === user.id) return fail(400, { error: 'HasPassword', message: 'This account has a password already: change it instead.' });
+	if (existing) return fail(400, { error: 'EmailInUse', message: 'Another account signs in with a password at this address.' });
+	try {
+		const checked = await checkNewPassword(form.get('password'), config, { email, url: event.url });
+		if (!checked.ok) return fail(400, { error: checked.code, message: checked.message });
+		const password_hash = await hashPassword(checked.password);
+		await need(config, 'linkAccount')({ userId: user.id!, type: PASSWORD_PROVIDER, provider: PASSWORD_PROVIDER, providerAccountId: email, password_hash });
+	} catch (err) {
+		const refused = refusedAttempt(event, config, err, email, 'Password change');
+		if (refused) return refused;
+		throw err;
+	}
+	return { passwordSet: true };
 }
 
 /** {@link replacePasswordHash} with the config's adapter and logger. @throws {MissingAdapter} it lacks `unlinkAccount` or `linkAccount` (before anything is changed). */

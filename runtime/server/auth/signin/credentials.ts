@@ -6,7 +6,7 @@ import { normalizeEmail } from '../email/address.js';
 import { AccountLocked, CredentialsSignin, RateLimitStoreError } from '../errors.js';
 import { clientAddress, formText } from '../http/form.js';
 import { accountLockedMessage, countPasswordAttempt, forgetPasswordAttempts, type RateLimits } from '../limits/rate-limit.js';
-import { changePasswordAction, requestPasswordResetAction, resetPasswordAction } from '../passwords/change.js';
+import { changePasswordAction, passwordAccountOf, requestPasswordResetAction, resetPasswordAction, setPasswordAction } from '../passwords/change.js';
 import { PASSWORD_PROVIDER } from '../passwords/accounts.js';
 import { signUpAction } from '../passwords/signup.js';
 import type { CredentialsConfig } from '../providers/types.js';
@@ -20,7 +20,8 @@ import { completeSignIn, redirectTarget } from './finish.js';
  *   `changePassword`, `verifyEmail`; `passwords/`, `email/verification.ts`), accounts being
  *   `credentials` accounts with a `password_hash` (see `authorizeWithPassword`);
  * - `check`: with `passwords.requireEmailVerification`, the adapter must have what confirming
- *   an address needs.
+ *   an address needs;
+ * - `account`: the user's password, if they have one (changed or set by the actions above).
  * @see create-auth docs/api.md#credentials, #passwords
  */
 export const credentialsFlow: ProviderFlow<CredentialsConfig> = {
@@ -37,10 +38,15 @@ export const credentialsFlow: ProviderFlow<CredentialsConfig> = {
 		requestPasswordReset: requestPasswordResetAction,
 		resetPassword: resetPasswordAction,
 		changePassword: changePasswordAction,
+		setPassword: setPasswordAction,
 		verifyEmail: verifyEmailAction
 	},
 	check: (_provider, config) => {
 		if (config.passwords.requireEmailVerification) requireEmailVerificationAdapter(config.adapter);
+	},
+	account: {
+		list: async (user, config, provider) =>
+			(await passwordAccountOf(config, user)) ? [{ provider: provider.id, kind: 'password', id: 'password', label: 'Password', detail: 'With your email address', removable: false, renamable: false }] : []
 	}
 };
 

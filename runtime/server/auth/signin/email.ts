@@ -35,13 +35,18 @@ const EMAIL_ADAPTER_METHODS = [
  * - `signIn`: sends a one-time link to the posted address ({@link sendSignInLink}) and goes to
  *   the verify-request page ("check your email"), or answers 400 for a malformed address;
  * - `actions.emailLink`: the page the link opens posts here ({@link emailLinkAction});
- * - `check`: the adapter must have what email sign-in needs (`MissingAdapter` at startup).
+ * - `check`: the adapter must have what email sign-in needs (`MissingAdapter` at startup);
+ * - `account`: a user with an address can always sign in with a link to it (not removable).
  * @see create-auth docs/api.md#email
  */
 export const emailFlow: ProviderFlow<EmailConfig> = {
 	signIn: (event, config, provider, form) => sendSignInLink(event, config, provider, form),
 	actions: { emailLink: emailLinkAction },
-	check: (provider, config) => requireAdapterMethods(config.adapter, EMAIL_ADAPTER_METHODS, `The ${provider.id} provider`)
+	check: (provider, config) => requireAdapterMethods(config.adapter, EMAIL_ADAPTER_METHODS, `The ${provider.id} provider`),
+	account: {
+		list: async (user, _config, provider) =>
+			user.email ? [{ provider: provider.id, kind: 'email', id: 'email', label: 'Email link', detail: `A sign-in link to ${user.email}`, removable: false, renamable: false }] : []
+	}
 };
 
 /** The refusal of an address that is not one (400); `email` refills the form. */

@@ -1,17 +1,20 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import type { ProviderFlow, ResolvedConfig } from '../config.js';
-import { InvalidProvider, OAuthCallbackError, OAuthSignInError, UntrustedHost } from '../errors.js';
+import { AccessDenied, InvalidProvider, OAuthCallbackError, OAuthSignInError, UntrustedHost } from '../errors.js';
 import { appBase } from '../http/app-paths.js';
 import { seeOther } from '../http/see-other.js';
 import { userForAccount } from '../oauth/accounts.js';
 import { afterProof } from '../email/proof.js';
 import { authorizationUrl } from '../oauth/authorize.js';
 import { callbackParams, finishAuthorization, type CallbackResult } from '../oauth/callback.js';
+import { linkedAccounts } from '../oauth/linked.js';
 import { proxyUrlOf, forwardedCallbackUrl } from '../oauth/proxy.js';
 import { refreshTokenGrant } from '../oauth/refresh.js';
 import { endpointUrl, type OAuthConfig } from '../providers/types.js';
-import { readSession } from '../session/session.js';
+import { currentSession, readSession } from '../session/session.js';
+import { signedInRecently } from '../account/recent-sign-in.js';
+import { need } from '../adapters/methods.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './finish.js';
 
 /**
@@ -42,7 +45,8 @@ export const oauthFlow: ProviderFlow<OAuthConfig> = {
 			return undefined; // an invalid proxy URL: sign-in reports it, not the page
 		}
 	},
-	refreshTokens: refreshTokenGrant
+	refreshTokens: refreshTokenGrant,
+	account: linkedAccounts
 };
 
 /**
@@ -103,13 +107,30 @@ export async function answerOAuthCallback(
  * callback and the session. Returns the `signIn` callback's choice, or the sign-in's target.
  * @throws what the adapter and the callbacks throw.
  */
+/**
+ * Linking an account of `provider` to the signed-in user adds a way into their account, so, like
+ * the account page's other changes of sign-in methods, it needs a sign-in within
+ * `session.freshAge` (OWASP ASVS 5.0 7.5.1): else whoever holds a stolen session cookie could
+ * link their own account and keep access after the session ends. An account linked to that
+ * user already signs in as before.
+ * @throws {AccessDenied} the sign-in is older and the account is not theirs yet.
+ */
+async function requireRecentSignInToLink(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, account: CallbackResult['account'], userId: string): Promise<void> {
+	if (signedInRecently(await currentSession(event, config), config)) return;
+	const linked = await need(config, 'getUserByAccount')({ provider: account.provider, providerAccountId: account.providerAccountId });
+	if (linked?.id === userId) return;
+	throw new AccessDenied(`Linking a ${provider.name} account to user ${userId} needs a sign-in within session.freshAge; theirs is older.`, { provider: provider.id });
+}
+
 async function signInFromCallback(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, result: CallbackResult): Promise<string> {
 	const { user: profileUser, account, profile, flow } = result;
 	const current = config.adapter ? await readSession(event, config) : null;
+	const currentUserId = current?.user?.id;
+	if (currentUserId) await requireRecentSignInToLink(event, config, provider, account, currentUserId);
 	const { user, removed } = await userForAccount(event, config, profileUser, account, {
 		allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,
 		emailVerified: profile?.email_verified === true,
-		currentUserId: current?.user?.id
+		currentUserId
 	});
 	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
 	if (chosen) return redirectTarget(event, config, chosen);

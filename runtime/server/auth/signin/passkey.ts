@@ -3,6 +3,7 @@ import type { ProviderFlow } from '../config.js';
 import { requireAdapterMethods } from '../adapters/methods.js';
 import type { WebAuthnConfig } from '../providers/types.js';
 import { passkeySignIn, webauthnOptionsRoute } from '../webauthn/ceremonies.js';
+import { passkeyMethods } from '../webauthn/passkeys.js';
 import { redirectTarget } from './finish.js';
 
 /**
@@ -29,7 +30,8 @@ const WEBAUTHN_ADAPTER_METHODS = [
  *   then the `signIn` callback's choice or the validated target;
  * - `routes['webauthn-options']`: `GET <base><basePath>/webauthn-options/<id>` answers the
  *   ceremony's options as JSON ({@link webauthnOptionsRoute}); other methods go on to the app;
- * - `check`: the adapter must have the authenticator methods (`MissingAdapter` at startup).
+ * - `check`: the adapter must have the authenticator methods (`MissingAdapter` at startup);
+ * - `account`: the user's passkeys on the account page ({@link passkeyMethods}).
  * @see create-auth docs/api.md#passkey
  */
 export const passkeyFlow: ProviderFlow<WebAuthnConfig> = {
@@ -38,5 +40,6 @@ export const passkeyFlow: ProviderFlow<WebAuthnConfig> = {
 	routes: {
 		'webauthn-options': async (event, config, provider) => (event.request.method === 'GET' ? webauthnOptionsRoute(event, config, provider) : undefined)
 	},
-	check: (provider, config) => requireAdapterMethods(config.adapter, WEBAUTHN_ADAPTER_METHODS, `The ${provider.id} provider`)
+	check: (provider, config) => requireAdapterMethods(config.adapter, WEBAUTHN_ADAPTER_METHODS, `The ${provider.id} provider`),
+	account: passkeyMethods
 };

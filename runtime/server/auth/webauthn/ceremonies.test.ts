@@ -97,7 +97,12 @@ describe('passkey sign-up', () => {
 				credentialBackedUp: false,
 				transports: 'internal,hybrid',
 				providerAccountId: credentialID,
-				userId: user.id
+				userId: user.id,
+				// The account page's details: the test authenticator's all-zero AAGUID, when it was added.
+				name: null,
+				aaguid: '00000000-0000-0000-0000-000000000000',
+				createdAt: expect.any(Date),
+				lastUsedAt: null
 			}
 		]);
 		expect(await adapter.getUserByAccount!({ provider: 'passkey', providerAccountId: credentialID })).toMatchObject({ id: user.id });
@@ -154,16 +159,19 @@ describe('passkey sign-up', () => {
 });
 
 describe('passkey sign-in', () => {
-	it('signs the passkey’s user in and stores the rising counter on each use', async () => {
+	it('signs the passkey’s user in and stores the rising counter and the time of each use', async () => {
 		const { auth, adapter } = app();
 		const device = new SoftAuthenticator(ORIGIN);
 		await signUp(auth, device, 'ada@example.com');
 		const credentialID = device.credentials[0]!.id.toString('base64');
 		for (const expected of [1, 2]) {
+			const before = Date.now();
 			const { jar, outcome } = await signIn(auth, device);
 			expect(outcome).toEqual({ redirect: '/' });
 			expect(await sessionOf(auth, jar)).toMatchObject({ user: { email: 'ada@example.com' } });
-			expect((await adapter.getAuthenticator!(credentialID))?.counter).toBe(expected);
+			const stored = await adapter.getAuthenticator!(credentialID);
+			expect(stored?.counter).toBe(expected);
+			expect(stored?.lastUsedAt?.getTime()).toBeGreaterThanOrEqual(before);
 		}
 	});
 

@@ -20,7 +20,7 @@ import { clientAddress, formText } from '../http/form.js';
 import { seal, unseal } from '../session/jwt.js';
 import { countAttempt } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
-import { need } from '../adapters/methods.js';
+import { adapterMethod, need } from '../adapters/methods.js';
 import { readSession, STORE_UNAVAILABLE, toUser } from '../session/session.js';
 import { completeSignIn, errorType } from '../signin/finish.js';
 import { issueChallenge, useChallenge } from './challenges.js';
@@ -103,7 +103,7 @@ async function takeCeremony(cookies: Cookies, url: URL, config: ResolvedConfig, 
  * (`AUTH_URL`, or the request's when the host is trusted) and that origin's hostname.
  * @throws {UntrustedHost} no origin is configured and the host is not trusted.
  */
-function relyingParty(url: URL, config: ResolvedConfig, provider: WebAuthnConfig): { id: string; name: string; origin: string } {
+export function relyingParty(url: URL, config: ResolvedConfig, provider: WebAuthnConfig): { id: string; name: string; origin: string } {
 	const origin = provider.relyingParty.origin ?? appOriginOf(url, config);
 	const id = provider.relyingParty.id ?? new URL(origin).hostname;
 	return { id, name: provider.relyingParty.name ?? id, origin };
@@ -249,14 +249,17 @@ export async function passkeySignIn(event: RequestEvent, config: ResolvedConfig,
 			})
 		);
 		await need(config, 'updateAuthenticatorCounter')(credentialID, authenticationInfo.newCounter);
+		await adapterMethod(config.adapter, 'updateAuthenticator')?.({ credentialID, lastUsedAt: new Date() });
 		const user = await need(config, 'getUser')(authenticator.userId);
 		if (!user) throw new WebAuthnVerificationError(`The passkey ${credentialID} belongs to user ${authenticator.userId}, who is gone.`, { provider: provider.id });
 		return completeSignIn(event, config, toUser(user), passkeyAccount(provider, credentialID, user.id));
 	}
 	const response = postedResponse<RegistrationResponseJSON>(form, provider.id);
 	const { registrationInfo } = await verified(provider.id, 'registration', () => verifyRegistrationResponse({ ...expected, response }));
-	const { credential, credentialDeviceType, credentialBackedUp } = registrationInfo;
+	const { credential, credentialDeviceType, credentialBackedUp, aaguid } = registrationInfo;
 	const credentialID = toBase64(credential.id);
+	// The account page's details, where the adapter keeps them (create-auth's: it can update them).
+	const details = config.adapter?.updateAuthenticator ? { aaguid, createdAt: new Date() } : {};
 	const stored = (userId: string): AdapterAuthenticator => ({
 		credentialID,
 		credentialPublicKey: Buffer.from(credential.publicKey).toString('base64'),
@@ -265,7 +268,8 @@ export async function passkeySignIn(event: RequestEvent, config: ResolvedConfig,
 		credentialBackedUp,
 		transports: credential.transports?.join(',') ?? null,
 		providerAccountId: credentialID,
-		userId
+		userId,
+		...details
 	});
 	if (ceremony.userId) {
 		const current = (await readSession(event, config))?.user?.id;

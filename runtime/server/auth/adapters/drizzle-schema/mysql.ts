@@ -116,7 +116,11 @@ export const authAuthenticators = mysqlTable(
 		counter: bigint('counter', { mode: 'number' }).notNull(),
 		credentialDeviceType: varchar('credentialDeviceType', { length: 32 }).notNull(),
 		credentialBackedUp: boolean('credentialBackedUp').notNull(),
-		transports: varchar('transports', { length: 255 })
+		transports: varchar('transports', { length: 255 }),
+		name: varchar('name', { length: 255 }),
+		aaguid: varchar('aaguid', { length: 36 }),
+		createdAt: date('createdAt'),
+		lastUsedAt: date('lastUsedAt')
 	},
 	(table) => [
 		index('auth_authenticators_user_id').on(table.userId),

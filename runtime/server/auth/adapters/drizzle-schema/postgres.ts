@@ -86,7 +86,11 @@ export const authAuthenticators = pgTable(
 		counter: bigint('counter', { mode: 'number' }).notNull(),
 		credentialDeviceType: text('credentialDeviceType').notNull(),
 		credentialBackedUp: boolean('credentialBackedUp').notNull(),
-		transports: text('transports')
+		transports: text('transports'),
+		name: text('name'),
+		aaguid: text('aaguid'),
+		createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }),
+		lastUsedAt: timestamp('lastUsedAt', { withTimezone: true, mode: 'date' })
 	},
 	(table) => [
 		foreignKey({ name: 'auth_authenticators_userId_fkey', columns: [table.userId], foreignColumns: [authUsers.id] }).onDelete('cascade'),

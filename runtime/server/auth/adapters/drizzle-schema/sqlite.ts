@@ -86,7 +86,11 @@ export const authAuthenticators = sqliteTable(
 		counter: integer('counter').notNull(),
 		credentialDeviceType: text('credentialDeviceType').notNull(),
 		credentialBackedUp: integer('credentialBackedUp', { mode: 'boolean' }).notNull(),
-		transports: text('transports')
+		transports: text('transports'),
+		name: text('name'),
+		aaguid: text('aaguid'),
+		createdAt: integer('createdAt', { mode: 'timestamp_ms' }),
+		lastUsedAt: integer('lastUsedAt', { mode: 'timestamp_ms' })
 	},
 	(table) => [index('auth_authenticators_userId').on(table.userId)]
 );
