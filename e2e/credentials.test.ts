@@ -8,7 +8,8 @@
  * it is made, checked and built while the first app's tests run.
  * The first app is built with a strict `kit.csp` (./defence-flow.ts): every flow runs under it,
  * and the defence flows check Fetch Metadata, the auth pages' headers and that no CSP violation
- * is reported through sign-up, sign-in and sign-out.
+ * is reported through sign-up, sign-in and sign-out. Last, the IdP's user manages how they sign
+ * in on /account (./sign-in-methods-flow.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBasePath } from './base-path-flow.js';
@@ -18,6 +19,7 @@ import { build, check, copyFixture, removeApp, runCli, shareInstall, start, type
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { lockoutFlows } from './lockout-flow.js';
+import { signInMethodsFlows } from './sign-in-methods-flow.js';
 
 const PROVIDERS = ['--providers', 'credentials,idp'];
 const apps: string[] = [];
@@ -87,6 +89,9 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 	lockoutFlows(() => ({ server: server! }));
 
 	defenceFlows(() => ({ server: server!, browser: browser! }), { csp: true });
+
+	// Last: it gives the IdP's user a password and unlinks the IdP.
+	signInMethodsFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 });
 
 describe('the same app served under paths.base /base', () => {

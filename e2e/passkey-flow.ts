@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { freshPage, signedInAs, type CredentialsApp } from './credentials-flow.js';
+import { freshPage, PASSWORD, signedInAs, submitCredentials, type CredentialsApp } from './credentials-flow.js';
 import { addVirtualAuthenticator } from './harness/browser.js';
 
 /** What the flows need: the app, and the authenticator rows of its store where the test can read them. */
@@ -174,6 +174,51 @@ export function passkeyFlows(app: () => PasskeyApp): void {
 		await page.waitForLoadState('networkidle');
 		expect(await page.getByRole('alert').textContent()).toBe('That passkey could not be verified. Try again, or choose another way to sign in.');
 		expect((await page.context().cookies()).some((cookie) => cookie.name === 'auth.session-token')).toBe(false);
+		await page.context().close();
+	});
+
+	it('removes a passkey on /account: the password manager is told (WebAuthn Signal API), and the passkey no longer signs in', async () => {
+		const { server, browser } = app();
+		const url = onLocalhost(server.url);
+		const email = `passkey-removed-${Date.now()}@example.com`;
+		const page = await freshPage(browser);
+		const device = await addVirtualAuthenticator(page);
+		// Each document records the Signal API calls the account page makes (where Chromium has the
+		// API, this stands in for the password manager; where it does not, the page would skip them).
+		await page.addInitScript(() => {
+			const calls: unknown[] = [];
+			Object.assign(window, { signals: calls });
+			for (const name of ['signalAllAcceptedCredentials', 'signalCurrentUserDetails', 'signalUnknownCredential']) {
+				Object.defineProperty(PublicKeyCredential, name, { configurable: true, value: async (options: unknown) => void calls.push([name, options]) });
+			}
+		});
+		const signals = () => page.evaluate(() => (window as unknown as { signals: unknown[] }).signals);
+		await page.goto(`${url}/signup`);
+		await submitCredentials(page, 'Create account', email);
+		await page.waitForURL((target) => target.pathname === '/');
+		await open(page, `${url}/account`);
+		await page.getByRole('button', { name: 'Add a passkey' }).click();
+		await page.waitForURL((target) => target.searchParams.get('passkey') === 'added');
+		const credentialId = Buffer.from((await device.credentials())[0]!.credentialId, 'base64').toString('base64url');
+		const methods = page.getByRole('region', { name: 'How you sign in' });
+		expect(await methods.getByRole('listitem').filter({ hasText: 'Passkey on one device' }).count()).toBe(1);
+		await expect.poll(signals).toContainEqual(['signalAllAcceptedCredentials', { rpId: 'localhost', userId: expect.any(String), allAcceptedCredentialIds: [credentialId] }]);
+
+		// A sign-in just now, so the removal needs no other (session.freshAge).
+		await page.goto(`${url}/signin`);
+		await submitCredentials(page, 'Sign in', email, PASSWORD);
+		await page.waitForURL((target) => target.pathname === '/');
+		await open(page, `${url}/account`);
+		await methods.getByRole('button', { name: 'Remove Passkey' }).click();
+		await expect.poll(() => methods.getByRole('status').textContent()).toBe('Passkey is removed.');
+		expect(await signals()).toContainEqual(['signalUnknownCredential', { rpId: 'localhost', credentialId }]);
+		expect(await methods.getByRole('listitem').count()).toBe(1);
+
+		await signOut(page, url);
+		await open(page, `${url}/signin`);
+		await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+		await page.waitForURL((target) => target.searchParams.get('error') === 'WebAuthnVerificationError');
+		expect(await signedInAs(page, url, email)).toBe(false);
 		await page.context().close();
 	});
 }

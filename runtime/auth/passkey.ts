@@ -30,7 +30,7 @@ export interface PasskeyOptions {
 
 /**
  * Why a ceremony ended before anything was posted. `message` is safe to show; `code` is the
- * server's refusal (`InvalidEmail`, `EmailInUse`, `SignedOut`, `AdapterError`), or `Cancelled`
+ * server's refusal (`InvalidEmail`, `EmailInUse`, `SignedOut`, `ReauthenticationRequired`, `AdapterError`), or `Cancelled`
  * (the prompt was dismissed or timed out), `Registered` (this device already holds a passkey
  * for the account), `Unsupported` (no WebAuthn here) or `Failed`.
  */

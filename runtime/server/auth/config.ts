@@ -144,8 +144,9 @@ export interface SignInMethod {
 /**
  * What a flow shows and changes on the account page (`account/methods.ts` calls it for each
  * configured provider): `list` the user's sign-in methods through this provider; `remove` one
- * (its {@link SignInMethod} `id`) and `rename` one, returning false when the user has no such
- * method. The caller has checked the sign-in is recent and that another method is left.
+ * (its {@link SignInMethod} `id`) and `rename` one (`name` trimmed, 1 to 64 characters), returning
+ * false when the user has no such method. The caller has checked the name, that the sign-in is
+ * recent and that another method is left.
  * `linkable`: signing in with the provider while signed in links an account of it to the user
  * (OAuth), so the page may offer it when none is linked.
  */

@@ -13,6 +13,8 @@
  * - `proof.ts` — an address proven (a link, a reset, a confirmation, a vouching OAuth provider):
  *   `proveAddress` ends what was set up before on an account that had never proven it
  *   (pre-hijacked accounts), `afterProof`, and the account page's `addressProvenNotice`.
+ * - `notices.ts` — security notices to the user's address (password changed or set, passkey
+ *   added, account linked): `sendNotice`, never waited for, linking only to the trusted origin.
  *
  * Sign-in by emailed link is a flow: `signin/email.ts`.
  * Runtime modules import the module they need, never this index, so that an app is vendored only
@@ -33,6 +35,7 @@ export {
 	type ProofRemovals,
 	type ProvenAddress
 } from './proof.js';
+export { noticeMail, noticePlace, sendNotice, type NoticeDetails, type NoticeKind } from './notices.js';
 export {
 	requireEmailVerificationAdapter,
 	requireVerifiedEmail,

@@ -313,6 +313,13 @@ describe('changing the password on the account page', () => {
 		expect(await adapter.getSessionAndUser!(storedSessionKey(sessionCookie(jar)!))).toMatchObject({ user: { id: user.id } });
 	});
 
+	it('mails a notice of the change to the address, saying the other devices were signed out', async () => {
+		const { change } = await signedIn();
+		const mail = inbox().next('ada@example.com');
+		expect(await change({ currentPassword: 'the old password here', password: 'a brand new password' })).toMatchObject({ status: 200 });
+		expect(await mail).toMatchObject({ subject: 'Your password was changed on localhost', text: expect.stringContaining('your other devices were signed out') });
+	});
+
 	it('accepts a current password still hashed by Better Auth (a user switched over who has not signed in since)', async () => {
 		const { adapter, user, change } = await signedIn();
 		await adapter.unlinkAccount!({ provider: 'credentials', providerAccountId: 'ada@example.com' });

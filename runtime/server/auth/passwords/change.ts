@@ -20,6 +20,7 @@ import type { User } from '../../../auth/types.js';
 import { finishSignIn } from '../signin/finish.js';
 import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from '../email/verification-tokens.js';
 import { afterProof, nothingRemoved, proveAddress } from '../email/proof.js';
+import { sendNotice } from '../email/notices.js';
 
 /** The verification-token identifier of a password reset: apart from email sign-in links, whose identifier is the bare address. */
 const resetIdentifier = (email: string) => `password-reset:${email}`;
@@ -81,11 +82,12 @@ export async function requestPasswordResetAction(event: RequestEvent, config: Re
  *    password hashed (so posting made-up links cannot fill the hashing queue);
  * 3. the new password is hashed (429 when the hashing queue is full, the link put back) and
  *    replaces the `credentials` account's ({@link replacePasswordHash});
- * 4. the user is signed in with a new session ({@link finishSignIn}): with the `database`
- *    strategy every other session of the user is deleted first (their devices are signed out);
- *    the email's failed sign-in count is cleared, and an address never proven before is proven
- *    (the link reached it: {@link proveAddress} removes the passkeys and OAuth links set up before
- *    and ends every session). Ends with a 303 to the validated `callbackUrl`, or `/`.
+ * 4. the user is signed in with a new session ({@link finishSignIn}): every other session of
+ *    the user is ended first ({@link endUserSessions}: database rows deleted, JWTs at their next
+ *    revalidation); the email's failed sign-in count is cleared, and an address never proven
+ *    before is proven (the link reached it: {@link proveAddress} removes the passkeys and OAuth
+ *    links set up before and ends every session); a notice goes to the address ({@link sendNotice}).
+ *    Ends with a 303 to the validated `callbackUrl`, or `/`.
  * @throws {AdapterError} the adapter failed (the page shows SvelteKit's error page).
  */
 export async function resetPasswordAction(event: RequestEvent, config: ResolvedConfig): Promise<PasswordFormFailure> {
@@ -126,6 +128,7 @@ export async function resetPasswordAction(event: RequestEvent, config: ResolvedC
 	let removed = nothingRemoved();
 	if (user.emailVerified) await endUserSessions(event, config, user.id);
 	else ({ user, removed } = await proveAddress(event, config, user, account));
+	sendNotice(event, config, user.email, 'password-changed');
 	return finishSignIn(event, config, toUser(user), passwordAccount(user.id), afterProof(event, config, removed, callbackUrlOf(event, form)));
 }
 
@@ -143,8 +146,9 @@ export type PasswordChanged = { passwordChanged: true };
  *    `Retry-After`; 503 when the store is down);
  * 3. the new password is checked (400 with its code), the current one verified (400
  *    `WrongPassword`), the new one hashed and stored ({@link replacePasswordHash});
- * 4. every session of the user is ended ({@link endUserSessions}: other devices are signed out
- *    with the `database` strategy) and this browser gets a new one.
+ * 4. every session of the user is ended ({@link endUserSessions}: database rows at once, JWTs at
+ *    their next revalidation), this browser gets a new one, and a notice goes to the address
+ *    ({@link sendNotice}).
  * @returns `{ passwordChanged: true }`, or the refusal (`form` = `{ error, message }`)
  * @throws {AdapterError} the adapter failed.
  */
@@ -171,6 +175,7 @@ export async function changePasswordAction(event: RequestEvent, config: Resolved
 	await clearSignInCount(event, config, email);
 	await endUserSessions(event, config, account.userId);
 	await startSession(event, config, user, passwordAccount(account.userId));
+	sendNotice(event, config, user.email, 'password-changed');
 	return { passwordChanged: true };
 }
 
@@ -199,7 +204,8 @@ export type PasswordSet = { passwordSet: true };
  *    yet (400 `HasPassword`: change it instead), and no other user may hold a password account
  *    at that address (400 `EmailInUse`);
  * 3. the password is checked ({@link checkNewPassword}: 400 with its code), hashed (429 when the
- *    hashing queue is full) and stored as the user's `credentials` account (`linkAccount`).
+ *    hashing queue is full) and stored as the user's `credentials` account (`linkAccount`); a
+ *    notice goes to the address ({@link sendNotice}).
  * @returns `{ passwordSet: true }`, or the refusal (`form` = `{ error, message }`)
  * @throws {AdapterError} the adapter failed.
  */
@@ -222,6 +228,7 @@ export async function setPasswordAction(event: RequestEvent, config: ResolvedCon
 		if (refused) return refused;
 		throw err;
 	}
+	sendNotice(event, config, email, 'password-set');
 	return { passwordSet: true };
 }
 

@@ -14,6 +14,7 @@ import { refreshTokenGrant } from '../oauth/refresh.js';
 import { endpointUrl, type OAuthConfig } from '../providers/types.js';
 import { currentSession, readSession } from '../session/session.js';
 import { signedInRecently } from '../account/recent-sign-in.js';
+import { sendNotice } from '../email/notices.js';
 import { need } from '../adapters/methods.js';
 import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './finish.js';
 
@@ -108,17 +109,17 @@ export async function answerOAuthCallback(
  * @throws what the adapter and the callbacks throw.
  */
 /**
- * Linking an account of `provider` to the signed-in user adds a way into their account, so, like
- * the account page's other changes of sign-in methods, it needs a sign-in within
- * `session.freshAge` (OWASP ASVS 5.0 7.5.1): else whoever holds a stolen session cookie could
- * link their own account and keep access after the session ends. An account linked to that
- * user already signs in as before.
- * @throws {AccessDenied} the sign-in is older and the account is not theirs yet.
+ * Whether this callback links an account of `provider` to the signed-in user `userId` (it is not
+ * theirs yet). Linking adds a way into their account, so, like the account page's other changes
+ * of sign-in methods, it needs a sign-in within `session.freshAge` (OWASP ASVS 5.0 7.5.1): else
+ * whoever holds a stolen session cookie could link their own account and keep access after the
+ * session ends. An account linked to that user already signs in as before.
+ * @throws {AccessDenied} it would link, and the sign-in is older.
  */
-async function requireRecentSignInToLink(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, account: CallbackResult['account'], userId: string): Promise<void> {
-	if (signedInRecently(await currentSession(event, config), config)) return;
+async function linksNewAccount(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, account: CallbackResult['account'], userId: string): Promise<boolean> {
 	const linked = await need(config, 'getUserByAccount')({ provider: account.provider, providerAccountId: account.providerAccountId });
-	if (linked?.id === userId) return;
+	if (linked?.id === userId) return false;
+	if (signedInRecently(await currentSession(event, config), config)) return true;
 	throw new AccessDenied(`Linking a ${provider.name} account to user ${userId} needs a sign-in within session.freshAge; theirs is older.`, { provider: provider.id });
 }
 
@@ -126,12 +127,13 @@ async function signInFromCallback(event: RequestEvent, config: ResolvedConfig, p
 	const { user: profileUser, account, profile, flow } = result;
 	const current = config.adapter ? await readSession(event, config) : null;
 	const currentUserId = current?.user?.id;
-	if (currentUserId) await requireRecentSignInToLink(event, config, provider, account, currentUserId);
+	const linking = currentUserId ? await linksNewAccount(event, config, provider, account, currentUserId) : false;
 	const { user, removed } = await userForAccount(event, config, profileUser, account, {
 		allowDangerousEmailAccountLinking: provider.allowDangerousEmailAccountLinking,
 		emailVerified: profile?.email_verified === true,
 		currentUserId
 	});
+	if (linking) sendNotice(event, config, user.email, 'account-linked', provider.name);
 	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
 	if (chosen) return redirectTarget(event, config, chosen);
 	// A link that proved the address and removed something goes to the account page, which says what.

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SoftAuthenticator, type CeremonyOverrides } from '../../../test/authenticator.js';
 import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
+import { freezeDate } from '../../../test/clock.js';
 import { MemoryAdapter } from '../adapters/memory.js';
 import type { Adapter } from '../adapters/types.js';
 import type { SvelteKitAuthConfig } from '../config.js';
@@ -408,6 +409,35 @@ describe('a signed-in user adding a passkey', () => {
 		expect(await post(auth, jar, 'register', new SoftAuthenticator(ORIGIN).register(body))).toEqual({ redirect: '/signin?error=WebAuthnVerificationError' });
 		const user = (await adapter.getUserByEmail!('ada@example.com'))!;
 		expect(await adapter.listAuthenticatorsByUserId!(user.id)).toHaveLength(1);
+	});
+});
+
+describe('a signed-in user adding a passkey after session.freshAge', () => {
+	// OWASP ASVS 5.0 7.5.1: a stolen session cookie must not register its holder's passkey, a way
+	// in that would outlast the session.
+	it('is refused at the options (401 ReauthenticationRequired) and at the response, nothing stored', async () => {
+		freezeDate('2026-11-28T10:00:00Z');
+		const { auth, adapter } = app({ session: { freshAge: 60 } });
+		const { jar } = await signUp(auth, new SoftAuthenticator(ORIGIN), 'ada@example.com');
+		const user = (await adapter.getUserByEmail!('ada@example.com'))!;
+		const { body } = await optionsOf(auth, jar, { action: 'register' });
+		// Within the ceremony's 5 minutes, past the sign-in's freshAge.
+		vi.setSystemTime(Date.parse('2026-11-28T10:01:01Z'));
+		expect(await optionsOf(auth, jar, { action: 'register' })).toMatchObject({ status: 401, body: { error: 'ReauthenticationRequired' } });
+		// Options fetched while the sign-in was recent, the response posted after: refused too.
+		expect(await post(auth, jar, 'register', new SoftAuthenticator(ORIGIN).register(body))).toEqual({ redirect: '/signin?error=WebAuthnVerificationError' });
+		expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('more than session.freshAge after signing in') }));
+		expect(await adapter.listAuthenticatorsByUserId!(user.id)).toHaveLength(1);
+	});
+
+	it('mails a notice to the user when a passkey is added', async () => {
+		const mailer = vi.fn(async () => undefined);
+		const { auth } = app({ mailer });
+		const { jar } = await signUp(auth, new SoftAuthenticator(ORIGIN), 'ada@example.com');
+		expect(mailer).not.toHaveBeenCalled();
+		const { body } = await optionsOf(auth, jar, { action: 'register' });
+		await post(auth, jar, 'register', new SoftAuthenticator(ORIGIN).register(body));
+		expect(mailer).toHaveBeenCalledWith(expect.objectContaining({ to: 'ada@example.com', subject: 'A passkey was added to your account on localhost:5173', text: expect.stringContaining('A passkey (a passkey) was added') }));
 	});
 });
 

@@ -21,9 +21,12 @@ import { seal, unseal } from '../session/jwt.js';
 import { countAttempt } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
 import { adapterMethod, need } from '../adapters/methods.js';
-import { readSession, STORE_UNAVAILABLE, toUser } from '../session/session.js';
+import { currentSession, readSession, STORE_UNAVAILABLE, toUser } from '../session/session.js';
+import { signedInRecently } from '../account/recent-sign-in.js';
+import { sendNotice } from '../email/notices.js';
 import { completeSignIn, errorType } from '../signin/finish.js';
 import { issueChallenge, useChallenge } from './challenges.js';
+import { authenticatorModel } from './models.js';
 
 /** The two WebAuthn ceremonies: making a passkey (`register`), signing in with one (`authenticate`). */
 type WebAuthnAction = 'register' | 'authenticate';
@@ -114,7 +117,7 @@ const toBase64 = (base64url: string) => Buffer.from(base64url, 'base64url').toSt
 const toBase64Url = (base64: string) => Buffer.from(base64, 'base64').toString('base64url');
 
 /** What an options request is refused with: the page shows `message`. */
-type OptionsRefusal = { error: 'InvalidEmail' | 'EmailInUse' | 'SignedOut' | 'RateLimited'; message: string };
+type OptionsRefusal = { error: 'InvalidEmail' | 'EmailInUse' | 'SignedOut' | 'ReauthenticationRequired' | 'RateLimited'; message: string };
 
 /** Options are one-time values: never cached. */
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -132,7 +135,9 @@ const refusal = (status: number, body: OptionsRefusal) => json(body, { status, h
  *   a new account with `email` (resident key and user verification required). 400
  *   `{ error: 'InvalidEmail', message }` for a malformed address, 409 `{ error: 'EmailInUse',
  *   message }` when it has an account already (signing in, then adding a passkey, is the way),
- *   401 `{ error: 'SignedOut', message }` when the signed-in user is gone from the adapter.
+ *   401 `{ error: 'SignedOut', message }` when the signed-in user is gone from the adapter, 401
+ *   `{ error: 'ReauthenticationRequired', message }` when their sign-in is older than
+ *   `session.freshAge` (a new way into the account; OWASP ASVS 5.0 7.5.1).
  * - either: 429 `{ error: 'RateLimited', message }` (`Retry-After: 300`) while the client address
  *   holds too many unanswered challenges (`challenges.ts`); the challenge is stored server-side
  *   before it is answered.
@@ -152,6 +157,10 @@ async function webauthnOptions(event: RequestEvent, config: ResolvedConfig, prov
 	if (signedIn) {
 		const found = await need(config, 'getUser')(signedIn);
 		if (!found) return refusal(401, { error: 'SignedOut', message: 'Sign in again to add a passkey.' });
+		// A new way in for this account (OWASP ASVS 5.0 7.5.1): not on a sign-in older than freshAge.
+		if (!signedInRecently(await currentSession(event, config), config)) {
+			return refusal(401, { error: 'ReauthenticationRequired', message: 'For your security, sign in again to add a passkey.' });
+		}
 		const exclude = await need(config, 'listAuthenticatorsByUserId')(found.id);
 		const name = found.email ?? found.id;
 		user = { id: found.id, name, displayName: found.name ?? name, exclude };
@@ -225,7 +234,8 @@ async function verified<T extends { verified: boolean }>(provider: string, what:
  * - `register` for a new account: the sign-up limit per client address is counted; the user, a
  *   `webauthn` account and the authenticator are stored, then the user is signed in. The user
  *   is deleted again if storing the rest fails.
- * - `register` by a signed-in user: the passkey is added to their account (they stay signed in).
+ * - `register` by a signed-in user: the passkey is added to their account (they stay signed in),
+ *   when they signed in within `session.freshAge`, and a notice mailed to their address.
  * Returns where to go, when the `signIn` callback chose it.
  * @throws {WebAuthnVerificationError} anything in the ceremony that does not verify.
  * @throws {RateLimited} over the sign-up limit (a registration for a new account).
@@ -272,11 +282,15 @@ export async function passkeySignIn(event: RequestEvent, config: ResolvedConfig,
 		...details
 	});
 	if (ceremony.userId) {
-		const current = (await readSession(event, config))?.user?.id;
-		if (current !== ceremony.userId) {
-			throw new WebAuthnVerificationError(`A passkey registration started by user ${ceremony.userId} was posted by ${current ? `user ${current}` : 'a signed-out visitor'}.`, { provider: provider.id });
+		const current = (await readSession(event, config))?.user;
+		if (current?.id !== ceremony.userId) {
+			throw new WebAuthnVerificationError(`A passkey registration started by user ${ceremony.userId} was posted by ${current?.id ? `user ${current.id}` : 'a signed-out visitor'}.`, { provider: provider.id });
+		}
+		if (!signedInRecently(await currentSession(event, config), config)) {
+			throw new WebAuthnVerificationError(`User ${ceremony.userId} posted a passkey registration more than session.freshAge after signing in.`, { provider: provider.id });
 		}
 		await addAuthenticator(config, provider, stored(ceremony.userId));
+		sendNotice(event, config, current.email, 'passkey-added', (await authenticatorModel(aaguid)) ?? 'a passkey');
 		return undefined;
 	}
 	const user = await newUser(event, config, provider, ceremony.email ?? '', ceremony.newUserId ?? randomUUID());

