@@ -118,6 +118,33 @@ export function sessionsFlows(app: () => SessionsApp, { strategy, reauthenticati
 		for (const page of [laptop, phone, tablet]) await page.context().close();
 	});
 
+	it('deletes the account once its address is typed: both browsers signed out, the password signs no one in', async () => {
+		const { server } = app();
+		const email = `deleted-${Date.now()}@example.com`;
+		const laptop = await deviceWith(app(), WINDOWS_FIREFOX);
+		await signUpAt(laptop, server.url, email);
+		const phone = await deviceWith(app(), IPHONE_SAFARI);
+		await signIn(phone, server.url, email);
+
+		await laptop.goto(`${server.url}/account`);
+		const section = laptop.getByRole('region', { name: 'Delete your account' });
+		await section.getByLabel('to confirm').fill('not my address');
+		await section.getByRole('button', { name: 'Delete my account' }).click();
+		await expect.poll(() => section.getByRole('alert').textContent()).toContain(`Type ${email} to confirm.`);
+		expect(await signedInAs(phone, server.url, email)).toBe(true);
+
+		await section.getByLabel('to confirm').fill(email);
+		await section.getByRole('button', { name: 'Delete my account' }).click();
+		await laptop.waitForURL((target) => target.pathname === '/');
+		expect(await signedInAs(laptop, server.url, email)).toBe(false);
+		await expectSignedOut(phone, server.url, email, strategy);
+		const again = await freshPage(app().browser);
+		await again.goto(`${server.url}/signin`);
+		await submitCredentials(again, 'Sign in', email, PASSWORD);
+		await again.waitForURL((target) => target.searchParams.get('error') === 'CredentialsSignin');
+		for (const page of [laptop, phone, again]) await page.context().close();
+	});
+
 	if (reauthentication) it('OWASP ASVS 5.0 7.5.1: past freshAge, ending sessions asks to sign in again and ends nothing; after it the page offers the action, which completes', async () => {
 		const { server } = app();
 		const email = `reauth-${Date.now()}@example.com`;

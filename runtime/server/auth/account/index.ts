@@ -5,6 +5,8 @@
  *
  * - `sessions.ts` — `listSessions` (where the user is signed in), `revokeSession` (end one other
  *   `database` session), `revokeOtherSessions` (end every other session, on both strategies).
+ * - `deletion.ts` — `accountDeletion`, `deleteAccount`: the user and what the adapter keeps of
+ *   them, after a recent sign-in and a typed confirmation.
  * - `methods.ts` — `listSignInMethods` (a password, passkeys, linked accounts, email links: each
  *   provider's `flow.account`), `removeSignInMethod` (never the last one), `renameSignInMethod`.
  * - `recent-sign-in.ts` — re-authentication (OWASP ASVS 5.0 7.5.1): `signedInRecently` (within
@@ -14,6 +16,7 @@
  * Runtime modules import the module they need, never this index.
  * @see create-auth docs/api.md#ending-sessions
  */
+export { accountDeletion, deleteAccount, type AccountDeletion } from './deletion.js';
 export { deviceOf, type Device } from './devices.js';
 export { listSignInMethods, removeSignInMethod, renameSignInMethod, type SignInMethodRemoved, type SignInMethodRenamed, type SignInMethods } from './methods.js';
 export { reauthenticateUrl, reauthenticationRequired, signedInRecently, type AccountFailure } from './recent-sign-in.js';
