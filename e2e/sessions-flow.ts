@@ -49,6 +49,19 @@ async function signIn(page: Page, url: string, email: string): Promise<void> {
 }
 
 /**
+ * A new user signed up on a Windows laptop (Firefox) and signed in on an iPhone (Safari), each a
+ * browser context of its own; the address starts with `prefix`.
+ */
+async function twoDevices(app: SessionsApp, prefix: string): Promise<{ email: string; laptop: Page; phone: Page }> {
+	const email = `${prefix}-${Date.now()}@example.com`;
+	const laptop = await deviceWith(app, WINDOWS_FIREFOX);
+	await signUpAt(laptop, app.server.url, email);
+	const phone = await deviceWith(app, IPHONE_SAFARI);
+	await signIn(phone, app.server.url, email);
+	return { email, laptop, phone };
+}
+
+/**
  * Asserts that `page`'s browser is signed out: at its next request with `database` sessions,
  * within {@link REVALIDATE_AGE} seconds (and a second of slack per side) with `jwt` ones.
  */
@@ -73,11 +86,7 @@ const sessionsOf = (page: Page) => page.getByRole('region', { name: "Where you'r
 export function sessionsFlows(app: () => SessionsApp, { strategy, reauthentication = true }: { strategy: 'jwt' | 'database'; reauthentication?: boolean }): void {
 	it('lists where the user is signed in; "Sign out other devices" signs the other browser out (OWASP ASVS 5.0 7.5.2), this one stays', async () => {
 		const { server } = app();
-		const email = `devices-${Date.now()}@example.com`;
-		const laptop = await deviceWith(app(), WINDOWS_FIREFOX);
-		await signUpAt(laptop, server.url, email);
-		const phone = await deviceWith(app(), IPHONE_SAFARI);
-		await signIn(phone, server.url, email);
+		const { email, laptop, phone } = await twoDevices(app(), 'devices');
 
 		await laptop.goto(`${server.url}/account`);
 		const sessions = sessionsOf(laptop);
@@ -101,11 +110,7 @@ export function sessionsFlows(app: () => SessionsApp, { strategy, reauthenticati
 
 	if (strategy === 'database') it('"Sign out" on one row signs that browser out, and only it', async () => {
 		const { server } = app();
-		const email = `one-device-${Date.now()}@example.com`;
-		const laptop = await deviceWith(app(), WINDOWS_FIREFOX);
-		await signUpAt(laptop, server.url, email);
-		const phone = await deviceWith(app(), IPHONE_SAFARI);
-		await signIn(phone, server.url, email);
+		const { email, laptop, phone } = await twoDevices(app(), 'one-device');
 		const tablet = await freshPage(app().browser);
 		await signIn(tablet, server.url, email);
 
@@ -120,11 +125,7 @@ export function sessionsFlows(app: () => SessionsApp, { strategy, reauthenticati
 
 	it('deletes the account once its address is typed: both browsers signed out, the password signs no one in', async () => {
 		const { server } = app();
-		const email = `deleted-${Date.now()}@example.com`;
-		const laptop = await deviceWith(app(), WINDOWS_FIREFOX);
-		await signUpAt(laptop, server.url, email);
-		const phone = await deviceWith(app(), IPHONE_SAFARI);
-		await signIn(phone, server.url, email);
+		const { email, laptop, phone } = await twoDevices(app(), 'deleted');
 
 		await laptop.goto(`${server.url}/account`);
 		const section = laptop.getByRole('region', { name: 'Delete your account' });
@@ -147,11 +148,7 @@ export function sessionsFlows(app: () => SessionsApp, { strategy, reauthenticati
 
 	if (reauthentication) it('OWASP ASVS 5.0 7.5.1: past freshAge, ending sessions asks to sign in again and ends nothing; after it the page offers the action, which completes', async () => {
 		const { server } = app();
-		const email = `reauth-${Date.now()}@example.com`;
-		const laptop = await deviceWith(app(), WINDOWS_FIREFOX);
-		await signUpAt(laptop, server.url, email);
-		const phone = await deviceWith(app(), IPHONE_SAFARI);
-		await signIn(phone, server.url, email);
+		const { email, laptop, phone } = await twoDevices(app(), 'reauth');
 		await new Promise((resolve) => setTimeout(resolve, (FRESH_AGE + 1) * 1000));
 
 		await laptop.goto(`${server.url}/account`);
