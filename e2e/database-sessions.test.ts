@@ -285,7 +285,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		// What these prove is the runtime's; the store's part is the adapter contract's (unit suite).
 		preHijackingFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'database', passkeys: true, authenticators: store.authenticators }));
 	}
-	if (SESSIONS_STORES.includes(name)) sessionsFlows(() => ({ server: server!, browser: browser! }), { strategy: 'database', reauthentication: name === PAGES_STORE });
+	if (SESSIONS_STORES.includes(name)) sessionsFlows(() => ({ server: server!, browser: browser!, inbox }), { strategy: 'database', reauthentication: name === PAGES_STORE });
 
 	it('signs up and in with one session per signed-in browser, and ends it at sign-out: the old cookie signs no one in', async () => {
 		const url = server!.url;

@@ -9,15 +9,18 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { freshPage, PASSWORD, signedInAs, signUpAt, submitCredentials, type CredentialsApp } from './credentials-flow.js';
+import type { Inbox } from '../runtime/test/smtp.js';
+import { freshPage, navigate, PASSWORD, signedInAs, signInResponse, signUpAt, submitCredentials, type CredentialsApp } from './credentials-flow.js';
 
 /** Seconds between a `jwt` session's checks against its user in apps {@link shortSessionTimes} edited. */
 export const REVALIDATE_AGE = 2;
 /** Seconds a sign-in counts as recent in apps {@link shortSessionTimes} edited. */
 export const FRESH_AGE = 10;
 
-/** What the flows need: the app. */
-export type SessionsApp = Pick<CredentialsApp, 'server' | 'browser'>;
+/** What the flows need: the app, and the inbox its mail goes to (see `useInbox`). */
+export interface SessionsApp extends Pick<CredentialsApp, 'server' | 'browser'> {
+	inbox: Inbox;
+}
 
 export const IPHONE_SAFARI =
 	'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -84,7 +87,7 @@ const sessionsOf = (page: Page) => page.getByRole('region', { name: "Where you'r
  * one app per strategy is enough for.
  */
 export function sessionsFlows(app: () => SessionsApp, { strategy, reauthentication = true }: { strategy: 'jwt' | 'database'; reauthentication?: boolean }): void {
-	it('lists where the user is signed in; "Sign out other devices" signs the other browser out (OWASP ASVS 5.0 7.5.2), this one stays', async () => {
+	it('lists where the user is signed in; "End all other sessions" signs the other browser out (OWASP ASVS 5.0 7.5.2), this one stays', async () => {
 		const { server } = app();
 		const { email, laptop, phone } = await twoDevices(app(), 'devices');
 
@@ -94,21 +97,21 @@ export function sessionsFlows(app: () => SessionsApp, { strategy, reauthenticati
 		if (strategy === 'database') {
 			await expect.poll(() => rows.count()).toBe(2);
 			expect(await rows.filter({ hasText: 'This device' }).textContent()).toContain('Firefox on Windows');
-			expect(await rows.filter({ hasText: 'Safari on iOS' }).getByRole('button', { name: 'Sign out Safari on iOS' }).isVisible()).toBe(true);
+			expect(await rows.filter({ hasText: 'Safari on iOS' }).getByRole('button', { name: 'End the session on Safari on iOS' }).isVisible()).toBe(true);
 		} else {
 			// A JWT session is a cookie the server keeps no list of: this browser, and the button.
 			expect(await rows.count()).toBe(1);
 			expect(await rows.first().textContent()).toMatch(/Firefox on Windows\s*This device/);
 			expect(await sessions.getByText('Other devices are not listed here.').isVisible()).toBe(true);
 		}
-		await sessions.getByRole('button', { name: 'Sign out other devices' }).click();
+		await sessions.getByRole('button', { name: 'End all other sessions' }).click();
 		await expect.poll(() => sessions.getByRole('status').textContent()).toBe('Your other devices are signed out.');
 		await expectSignedOut(phone, server.url, email, strategy);
 		expect(await signedInAs(laptop, server.url, email)).toBe(true);
 		for (const page of [laptop, phone]) await page.context().close();
 	});
 
-	if (strategy === 'database') it('"Sign out" on one row signs that browser out, and only it', async () => {
+	if (strategy === 'database') it('"End" on one row signs that browser out, and only it', async () => {
 		const { server } = app();
 		const { email, laptop, phone } = await twoDevices(app(), 'one-device');
 		const tablet = await freshPage(app().browser);
@@ -116,7 +119,7 @@ export function sessionsFlows(app: () => SessionsApp, { strategy, reauthenticati
 
 		await laptop.goto(`${server.url}/account`);
 		const sessions = sessionsOf(laptop);
-		await sessions.getByRole('button', { name: 'Sign out Safari on iOS' }).click();
+		await sessions.getByRole('button', { name: 'End the session on Safari on iOS' }).click();
 		await expect.poll(() => sessions.getByRole('status').textContent()).toBe('That device is signed out.');
 		expect(await sessions.getByText('Safari on iOS').count()).toBe(0);
 		expect([await signedInAs(phone, server.url, email), await signedInAs(tablet, server.url, email), await signedInAs(laptop, server.url, email)]).toEqual([false, true, true]);
@@ -146,13 +149,43 @@ export function sessionsFlows(app: () => SessionsApp, { strategy, reauthenticati
 		for (const page of [laptop, phone, again]) await page.context().close();
 	});
 
+	it('changes the email address only once the link mailed to the new one is confirmed; the old one is told, the other browser signed out', async () => {
+		const { server, inbox } = app();
+		const { email, laptop, phone } = await twoDevices(app(), 'change');
+		const changed = `changed-${Date.now()}@example.com`;
+		await laptop.goto(`${server.url}/account`);
+		const section = laptop.getByRole('region', { name: 'Email address' });
+		const mail = inbox.next(changed);
+		await section.getByLabel('New email address').fill(changed);
+		await section.getByRole('button', { name: 'Send a confirmation link' }).click();
+		await expect.poll(() => section.getByRole('status').textContent()).toBe(`A link to confirm is on its way to ${changed}. Your address changes when you open it.`);
+		const link = inbox.linkIn(await mail);
+		// Not changed before the link is used; a mail scanner's GET (no session) changes nothing.
+		expect(await navigate(link)).toMatchObject({ status: 303, location: expect.stringMatching(/^\/signin\?callbackUrl=/) });
+		expect(await signedInAs(laptop, server.url, email)).toBe(true);
+
+		const notice = inbox.next(email);
+		await laptop.goto(link);
+		await section.getByRole('button', { name: 'Confirm new address' }).click();
+		await laptop.waitForURL((target) => target.searchParams.get('changed') === 'address');
+		expect(await section.getByRole('status').textContent()).toBe('Your email address is changed. Your other devices are signed out.');
+		expect(await signedInAs(laptop, server.url, changed)).toBe(true);
+		expect((await notice).subject).toMatch(/^Your email address was changed on /);
+		await expectSignedOut(phone, server.url, email, strategy);
+		// The password moved with the address.
+		const other = await freshPage(app().browser);
+		expect((await signInResponse(other, server.url, email, PASSWORD)).headers().location).toMatch(/error=CredentialsSignin/);
+		expect((await signInResponse(other, server.url, changed, PASSWORD)).headers().location).toBe('/');
+		for (const page of [laptop, phone, other]) await page.context().close();
+	});
+
 	if (reauthentication) it('OWASP ASVS 5.0 7.5.1: past freshAge, ending sessions asks to sign in again and ends nothing; after it the page offers the action, which completes', async () => {
 		const { server } = app();
 		const { email, laptop, phone } = await twoDevices(app(), 'reauth');
 		await new Promise((resolve) => setTimeout(resolve, (FRESH_AGE + 1) * 1000));
 
 		await laptop.goto(`${server.url}/account`);
-		await sessionsOf(laptop).getByRole('button', { name: 'Sign out other devices' }).click();
+		await sessionsOf(laptop).getByRole('button', { name: 'End all other sessions' }).click();
 		const alert = sessionsOf(laptop).getByRole('alert');
 		await expect.poll(() => alert.textContent()).toContain(`For your security, sign in again to continue: your last sign-in was more than ${FRESH_AGE} seconds ago.`);
 		// Refused: nothing ended (for jwt, after a revalidation's worth of waiting too).
@@ -160,14 +193,14 @@ export function sessionsFlows(app: () => SessionsApp, { strategy, reauthenticati
 		expect(await signedInAs(phone, server.url, email)).toBe(true);
 
 		await laptop.goto(`${server.url}/account`);
-		await sessionsOf(laptop).getByRole('button', { name: 'Sign out other devices' }).click();
+		await sessionsOf(laptop).getByRole('button', { name: 'End all other sessions' }).click();
 		await alert.getByRole('link', { name: 'Sign in again' }).click();
 		await laptop.waitForURL((target) => target.pathname === '/signin');
 		await submitCredentials(laptop, 'Sign in', email, PASSWORD);
 		await laptop.waitForURL((target) => target.pathname === '/account' && target.searchParams.get('resume') === 'revokeOtherSessions');
 		const resume = sessionsOf(laptop).locator('form.resume');
-		expect(await resume.textContent()).toContain('You signed in again. Sign out every other device now?');
-		await resume.getByRole('button', { name: 'Sign out other devices' }).click();
+		expect(await resume.textContent()).toContain('You signed in again. End every other session now?');
+		await resume.getByRole('button', { name: 'End all other sessions' }).click();
 		await expect.poll(() => sessionsOf(laptop).getByRole('status').textContent()).toBe('Your other devices are signed out.');
 		await expectSignedOut(phone, server.url, email, strategy);
 		expect(await signedInAs(laptop, server.url, email)).toBe(true);

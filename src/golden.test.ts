@@ -109,7 +109,7 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 	{
 		file: /^src\/routes\/account\/\+page\.(server\.(ts|js)|svelte)$/,
 		apps: /./,
-		why: 'issue 31, the account page as security center: its load returns listSignInMethods(event) and listSessions(event); its actions remove or rename a sign-in method, set a password, end one session or every other one, delete the account (after a recent sign-in for the changes); the page lists how and where the user is signed in'
+		why: 'issue 31, the account page as security center: its load returns listSignInMethods(event) and listSessions(event); its actions change the address by an emailed link, remove or rename a sign-in method, set a password, end one session or every other one, delete the account (after a recent sign-in for the changes); the page lists how and where the user is signed in'
 	},
 	{
 		file: /^src\/authorization\.(ts|js)$/,

@@ -510,7 +510,7 @@ describe('planInit in a JSDoc app (jsconfig.json)', () => {
 			expect(contentOf(plan, 'src/authorization.js')).toContain(" * @type {string[]}\n */\nconst protectedPrefixes = ['/account'];");
 			expect(contentOf(plan, 'src/routes/+layout.server.js')).toContain("/** @type {import('./$types').LayoutServerLoad} */\nexport const load = async (event) => {");
 			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain(
-				"/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({\n\tuser: await requireUser(event),\n\tnotice: await addressProvenNotice(event),\n\tmethods: await listSignInMethods(event),\n\tsessions: await listSessions(event),\n\tdeletion: await accountDeletion(event),\n\tpasswordMinLength\n});"
+				"/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({\n\tuser: await requireUser(event),\n\tnotice: await addressProvenNotice(event),\n\temailChange: pendingEmailChange(event),\n\temailChanged: event.url.searchParams.get('changed') === 'address',\n\tmethods: await listSignInMethods(event),\n\tsessions: await listSessions(event),\n\tdeletion: await accountDeletion(event),\n\tpasswordMinLength\n});"
 			);
 			expect(contentOf(plan, 'src/routes/account/+page.server.js')).toContain("/** @satisfies {import('./$types').Actions} */\nexport const actions = {\n");
 			expect(contentOf(plan, 'src/routes/signin/+page.server.js')).toContain("/** @type {import('./$types').PageServerLoad} */\nexport const load = async (event) => ({ providers: await getProviders(event) });");

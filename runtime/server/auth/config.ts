@@ -238,7 +238,7 @@ export interface SvelteKitAuthConfig {
 		/**
 		 * `jwt` strategy with an adapter: a session is checked against the adapter's record of its
 		 * user at most once per this many seconds (and the cookie re-issued): a deleted user, ended
-		 * sessions (a password change, "sign out other devices") and a proven address take effect
+		 * sessions (a password change, "End all other sessions") and a proven address take effect
 		 * within it. Between checks a request reads only its cookie. Default 60; 0 checks every request.
 		 */
 		revalidateAge?: number;
@@ -257,7 +257,8 @@ export interface SvelteKitAuthConfig {
 	 * `verifyEmail`: the page a sign-up's confirmation link opens, with a one-click "Confirm
 	 * email" form (default `/signin/verify-email`); `account`: the signed-in user's page, where a
 	 * sign-in that proved an address says what it removed (default `/account`; see
-	 * docs/api.md#pre-hijacked-accounts). Paths inside the app, as routes are written:
+	 * docs/api.md#pre-hijacked-accounts), and a link to confirm a new address opens. Paths inside
+	 * the app, as routes are written:
 	 * the runtime puts SvelteKit's `paths.base` in front of each (see `appBase`).
 	 */
 	pages?: { signIn?: string; signOut?: string; verifyRequest?: string; emailLink?: string; resetPassword?: string; verifyEmail?: string; account?: string };

@@ -93,6 +93,7 @@ export { addressProvenNotice } from './email/proof.js';
 export { listSessions, revokeOtherSessions, revokeSession, type AccountSession, type AccountSessions, type SessionsEnded } from './account/sessions.js';
 export { listSignInMethods, removeSignInMethod, renameSignInMethod, type SignInMethodRemoved, type SignInMethodRenamed, type SignInMethods } from './account/methods.js';
 export { accountDeletion, deleteAccount, type AccountDeletion } from './account/deletion.js';
+export { confirmEmailChange, pendingEmailChange, requestEmailChange, type EmailChangeRequested, type PendingEmailChange } from './account/email-change.js';
 export type { AccountFailure } from './account/recent-sign-in.js';
 export type { Device } from './account/devices.js';
 export { DEFAULT_RATE_LIMITS, memoryRateLimitStore } from './limits/rate-limit.js';

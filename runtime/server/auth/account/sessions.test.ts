@@ -147,7 +147,7 @@ describe('the account page’s sessions, database strategy', () => {
 });
 
 describe('the account page’s sessions, jwt strategy', () => {
-	it('lists this browser only; "sign out other devices" ends the others within revalidateAge, this one stays', async () => {
+	it('lists this browser only; "End all other sessions" ends the others within revalidateAge, this one stays', async () => {
 		const { adapter, event, signIn } = app('jwt', { revalidateAge: 30 });
 		const ada = await user(adapter, 'ada');
 		const phone = await signIn(ada, SAFARI_IPHONE);
@@ -160,7 +160,7 @@ describe('the account page’s sessions, jwt strategy', () => {
 		expect(await actionOutcome(revokeSession, await event(laptop, { form: { session: 'current' } }))).toMatchObject({ status: 404 });
 	});
 
-	it('says "sign out other devices" cannot work with an adapter whose users have no sessionVersion, and refuses it with 501', async () => {
+	it('says "End all other sessions" cannot work with an adapter whose users have no sessionVersion, and refuses it with 501', async () => {
 		const memory = MemoryAdapter();
 		// An Auth.js adapter: its users are what the spec lists, no more.
 		const plain = (found: AdapterUser | null): AdapterUser | null => found && { id: found.id, email: found.email, emailVerified: found.emailVerified };

@@ -44,7 +44,7 @@ export interface AccountSessions {
 	 * does not keep).
 	 */
 	sessions: AccountSession[];
-	/** Whether "sign out other devices" can work here: `database` with `listSessionsByUserId`, or `jwt` with an adapter that stores `sessionVersion`. */
+	/** Whether "End all other sessions" can work here: `database` with `listSessionsByUserId`, or `jwt` with an adapter that stores `sessionVersion`. */
 	canEndOthers: boolean;
 	/** Whether the sign-in is within `session.freshAge`, so ending sessions needs no new sign-in. */
 	recentSignIn: boolean;
@@ -159,7 +159,7 @@ export async function revokeSession(event: RequestEvent): Promise<SessionsEnded 
 }
 
 /**
- * The account page's "sign out other devices": every session of the user but this browser's
+ * The account page's "End all other sessions": every session of the user but this browser's
  * ends ({@link endOtherSessions}: at once with `database` sessions, within
  * `session.revalidateAge` seconds with `jwt` ones). Needs a sign-in within `session.freshAge`
  * (401 `ReauthenticationRequired`). An adapter that cannot (no `listSessionsByUserId`; users

@@ -38,7 +38,7 @@ export function refusedAttempt(
 	config: ResolvedConfig,
 	err: unknown,
 	email: string,
-	flow: 'Sign-in' | 'Sign-up' | 'Password reset' | 'Password change'
+	flow: 'Sign-in' | 'Sign-up' | 'Password reset' | 'Password change' | 'Email change'
 ): ActionFailure<{ error: string; message: string; email: string }> | undefined {
 	if (err instanceof RateLimited) {
 		event.setHeaders({ 'retry-after': String(err.retryAfter) });

@@ -88,7 +88,7 @@ describe('revalidation of JWT sessions, per process', () => {
 		const value = await encodeToken({ sub: user.id, email: user.email, auth_time: start }, secret, config.maxAge, start);
 		const stolen = await encodeToken({ sub: user.id, email: user.email, auth_time: start }, secret, config.maxAge, start);
 		expect((await replay(config, stolen)).session).not.toBeNull();
-		// From this browser: "sign out other devices".
+		// From this browser: "End all other sessions".
 		const jar = new Jar();
 		jar.values.set('auth.session-token', value);
 		expect(await endOtherSessions({ cookies: jar.cookies(), url }, config, user.id)).toBe(0);
