@@ -14,10 +14,9 @@ import { sendNotice } from '../email/notices.js';
 import { emailedLinkUrl, issueVerificationToken, useVerificationToken } from '../email/verification-tokens.js';
 import { EmailSignInError, Verification } from '../errors.js';
 import { appBase } from '../http/app-paths.js';
-import { clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
+import { formText, readForm, refusedLinkRequest } from '../http/form.js';
 import { requestConfig, requireUser } from '../http/guards.js';
 import { appOriginOf } from '../http/redirects.js';
-import { countAttempt } from '../limits/rate-limit.js';
 import { PASSWORD_PROVIDER } from '../passwords/provider.js';
 import { currentSession, endUserSessions, startSession, toUser } from '../session/session.js';
 import { reauthenticationRequired, signedInRecently, type AccountFailure } from './recent-sign-in.js';
@@ -53,14 +52,8 @@ export async function requestEmailChange(event: RequestEvent): Promise<EmailChan
 	const refuse = (error: string, message: string) => fail(400, { action: 'requestEmailChange', error, message, email: typed });
 	if (!isEmail(email)) return refuse('InvalidEmail', 'Enter a valid email address.');
 	if (email === normalizeEmail(user.email ?? '')) return refuse('SameEmail', 'That is your address already.');
-	const limits = config.rateLimits;
-	try {
-		if (limits) await countAttempt(limits, [[limits.emailLinkPerClient, clientAddress(event)], [limits.emailLinkPerEmail, email]]);
-	} catch (err) {
-		const refused = refusedAttempt(event, config, err, typed, 'Email change');
-		if (refused) return refused;
-		throw err;
-	}
+	const refused = await refusedLinkRequest(event, config, email, typed, 'Email change');
+	if (refused) return refused;
 	const origin = appOriginOf(event.url, config);
 	if (!(await need(config, 'getUserByEmail')(email))) {
 		const { token, expires } = await issueVerificationToken(config, changeIdentifier(user.id!, email), EMAIL_CHANGE_MAX_AGE);

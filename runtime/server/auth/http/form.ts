@@ -2,7 +2,7 @@
 import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { ResolvedConfig } from '../config.js';
 import { RateLimited, RateLimitStoreError } from '../errors.js';
-import { retryMessage } from '../limits/rate-limit.js';
+import { countAttempt, retryMessage } from '../limits/rate-limit.js';
 
 /** The posted form; an empty one when the body is not a form (the fields then read as missing). */
 export async function readForm(request: Request): Promise<FormData> {
@@ -25,6 +25,30 @@ export function clientAddress(event: RequestEvent): string | undefined {
 		return event.getClientAddress();
 	} catch {
 		return undefined;
+	}
+}
+
+/**
+ * Counts a request for an emailed link against the `emailLink` limits (per client address and per
+ * `email`) and, when it is refused, answers it ({@link refusedAttempt}: 429 with `Retry-After`,
+ * 503 while the store is down; `typed` refills the form). Undefined when the request may go on.
+ * @throws what counting threw that is no refusal.
+ */
+export async function refusedLinkRequest(
+	event: RequestEvent,
+	config: ResolvedConfig,
+	email: string,
+	typed: string,
+	flow: Parameters<typeof refusedAttempt>[4]
+): Promise<ReturnType<typeof refusedAttempt>> {
+	const limits = config.rateLimits;
+	try {
+		if (limits) await countAttempt(limits, [[limits.emailLinkPerClient, clientAddress(event)], [limits.emailLinkPerEmail, email]]);
+		return undefined;
+	} catch (err) {
+		const refused = refusedAttempt(event, config, err, typed, flow);
+		if (refused) return refused;
+		throw err;
 	}
 }
 

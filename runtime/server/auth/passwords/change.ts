@@ -5,13 +5,13 @@ import { appBase } from '../http/app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
 import { EmailSignInError, Verification } from '../errors.js';
-import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
+import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt, refusedLinkRequest } from '../http/form.js';
 import { requireUser } from '../http/guards.js';
 import { linkMail } from '../email/mail.js';
 import { passwordAccount, PASSWORD_PROVIDER, replacePasswordHash } from './accounts.js';
 import { checkNewPassword } from './policy.js';
 import { hashPassword, verifyPassword } from './hashing.js';
-import { countAttempt, countPasswordAttempt, forgetPasswordAttempts } from '../limits/rate-limit.js';
+import { countPasswordAttempt, forgetPasswordAttempts } from '../limits/rate-limit.js';
 import { appOriginOf } from '../http/redirects.js';
 import { need } from '../adapters/methods.js';
 import { currentSession, endUserSessions, startSession, toUser } from '../session/session.js';
@@ -51,14 +51,8 @@ export async function requestPasswordResetAction(event: RequestEvent, config: Re
 	const typed = formText(form.get('email')) ?? '';
 	const email = normalizeEmail(typed);
 	if (!isEmail(email)) return fail(400, { error: 'InvalidEmail', message: 'Enter a valid email address.', email: typed });
-	const limits = config.rateLimits;
-	try {
-		if (limits) await countAttempt(limits, [[limits.emailLinkPerClient, clientAddress(event)], [limits.emailLinkPerEmail, email]]);
-	} catch (err) {
-		const refused = refusedAttempt(event, config, err, typed, 'Password reset');
-		if (refused) return refused;
-		throw err;
-	}
+	const refused = await refusedLinkRequest(event, config, email, typed, 'Password reset');
+	if (refused) return refused;
 	const origin = appOriginOf(event.url, config);
 	if (await need(config, 'getAccount')(email, PASSWORD_PROVIDER)) {
 		const { token, expires } = await issueVerificationToken(config, resetIdentifier(email), config.passwords.resetMaxAge);
