@@ -103,9 +103,18 @@ describe('revalidation of JWT sessions, per process', () => {
 
 	it('a deleted user\'s JWT session reads as signed out at its next revalidation', async () => {
 		const { adapter, user, config } = await unprovenSession(0);
-		const value = await encodeToken({ sub: user.id, email: user.email }, secret, config.maxAge, start - 61);
+		const value = await encodeToken({ sub: user.id, email: user.email, session_version: 0 }, secret, config.maxAge, start - 61);
 		await adapter.deleteUser(user.id);
 		expect((await replay(config, value)).session).toBeNull();
+	});
+
+	it('keeps the session of a user the adapter never kept (an authorize with users of its own), revalidated or not', async () => {
+		const { config } = await unprovenSession(0);
+		const value = await encodeToken({ sub: 'their-own-user-7', email: 'seven@example.com' }, secret, config.maxAge, start - 61);
+		for (const later of [0, 61, 122]) {
+			vi.setSystemTime((start + later) * 1000);
+			expect((await replay(config, value)).session, `${later} s`).toMatchObject({ user: { id: 'their-own-user-7' } });
+		}
 	});
 
 	it('keeps auth_time and session_version when a jwt callback builds a new token', async () => {

@@ -130,11 +130,14 @@ function revalidationDue(config: ResolvedConfig, token: JWT, value: string, now:
  * issued with (ending every other session raises it), and an address that was unproven when the
  * session started (`email_verified: false`) has not been proven since: then the session may be
  * someone else's who registered the owner's address (docs/api.md#pre-hijacked-accounts).
+ * A session of a user the adapter never kept (an `authorize` with users of its own: the session
+ * carries neither claim) has nothing to be checked against, and holds.
  * @throws {AdapterError} the adapter failed.
  */
 async function stillHeld(config: ResolvedConfig, token: JWT): Promise<boolean> {
 	const user = await need(config, 'getUser')(token.sub as string);
-	if (!user || (user.sessionVersion ?? 0) !== (token.session_version ?? 0)) return false;
+	if (!user) return token.session_version === undefined && token.email_verified === undefined;
+	if ((user.sessionVersion ?? 0) !== (token.session_version ?? 0)) return false;
 	return !(token.email_verified === false && user.emailVerified);
 }
 
@@ -357,14 +360,16 @@ async function storedUser(config: ResolvedConfig, userId: string | undefined): P
 }
 
 /**
- * The claims a JWT session of the adapter's record `stored` starts with: `session_version` when
- * the user's is above 0, and `email_verified: false` when the session has an address (`email`)
- * and the record says it is unproven, so that the revalidation ends the session once it is proven.
+ * The claims a JWT session of the adapter's record `stored` starts with: the user's
+ * `session_version` (0 included: it says the adapter keeps this user, so a session whose user is
+ * gone ends), and `email_verified: false` when the session has an address (`email`) and the record
+ * says it is unproven, so that the revalidation ends the session once it is proven. None for a
+ * user the adapter does not keep.
  */
 function runtimeClaims(stored: AdapterUser | null, email: string | null | undefined): JWT {
 	const claims: JWT = {};
 	if (!stored) return claims;
-	if (stored.sessionVersion) claims.session_version = stored.sessionVersion;
+	claims.session_version = stored.sessionVersion ?? 0;
 	if (email && !stored.emailVerified) claims.email_verified = false;
 	return claims;
 }
