@@ -148,10 +148,12 @@ export interface SignInMethod {
  * false when the user has no such method. The caller has checked the name, that the sign-in is
  * recent and that another method is left.
  * `linkable`: signing in with the provider while signed in links an account of it to the user
- * (OAuth), so the page may offer it when none is linked.
+ * (OAuth), so the page may offer it when none is linked. `addressChanged`: the user's address
+ * changed from `previous` to `user.email`; the flow moves what it keys by the address.
  */
 export interface AccountMethods<P extends ProviderConfig = ProviderConfig> {
 	linkable?: boolean;
+	addressChanged?(user: AdapterUser, config: ResolvedConfig, provider: P, previous: string): Promise<void>;
 	list(user: AdapterUser, config: ResolvedConfig, provider: P, url: URL): Promise<SignInMethod[]>;
 	remove?(user: AdapterUser, config: ResolvedConfig, provider: P, id: string): Promise<boolean>;
 	rename?(user: AdapterUser, config: ResolvedConfig, provider: P, id: string, name: string): Promise<boolean>;

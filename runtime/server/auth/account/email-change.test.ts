@@ -5,6 +5,7 @@ import { requestConfig } from '../http/guards.js';
 import { SvelteKitAuth } from '../kit.js';
 import { authorizeWithPassword } from '../passwords/accounts.js';
 import { hashPassword } from '../passwords/hashing.js';
+import Credentials from '../providers/credentials.js';
 import { startSession } from '../session/session.js';
 import { freezeDate } from '../../../test/clock.js';
 import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
@@ -16,7 +17,9 @@ const secret = 'a'.repeat(32);
 async function ada() {
 	const adapter = MemoryAdapter();
 	const mails: MailMessage[] = [];
-	const auth = SvelteKitAuth({ adapter, secret, providers: [], trustHost: true, mailer: async (mail) => void mails.push(mail), session: { freshAge: 300, revalidateAge: 0 } });
+	// The credentials provider moves the password account, keyed by the address, with it.
+	const credentials = Credentials({ credentials: { email: {}, password: {} }, authorize: (fields) => authorizeWithPassword(adapter, fields) });
+	const auth = SvelteKitAuth({ adapter, secret, providers: [credentials], trustHost: true, mailer: async (mail) => void mails.push(mail), session: { freshAge: 300, revalidateAge: 0 } });
 	await adapter.createUser({ id: 'ada', email: 'ada@example.com', emailVerified: new Date() });
 	await adapter.linkAccount({ userId: 'ada', type: 'credentials', provider: 'credentials', providerAccountId: 'ada@example.com', password_hash: await hashPassword('ada has a good password') });
 	const event = async (jar: Jar, path = '/account', form?: Record<string, string>) => {

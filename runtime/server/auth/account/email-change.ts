@@ -6,8 +6,6 @@
  */
 import { fail, redirect, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import { need } from '../adapters/methods.js';
-import type { AdapterAccount } from '../adapters/types.js';
-import type { ResolvedConfig } from '../config.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
 import { linkMail } from '../email/mail.js';
 import { sendNotice } from '../email/notices.js';
@@ -17,7 +15,6 @@ import { appBase } from '../http/app-paths.js';
 import { formText, readForm, refusedLinkRequest } from '../http/form.js';
 import { requestConfig, requireUser } from '../http/guards.js';
 import { appOriginOf } from '../http/redirects.js';
-import { PASSWORD_PROVIDER } from '../passwords/provider.js';
 import { currentSession, endUserSessions, startSession, toUser } from '../session/session.js';
 import { reauthenticationRequired, signedInRecently, type AccountFailure } from './recent-sign-in.js';
 
@@ -60,7 +57,9 @@ export async function requestEmailChange(event: RequestEvent): Promise<EmailChan
 		const url = emailedLinkUrl({ origin, base: appBase(event.url, config) }, config.pages.account, { token, email });
 		const { host } = new URL(origin);
 		const mail = linkMail(email, { subject: `Confirm your new email address for ${host}`, intro: `Confirm that your account on ${host} should use this address from now on:`, action: 'Confirm new address', url, expires });
-		config.mailer(mail).catch((err: unknown) => config.logger.error(new EmailSignInError(`Sending the email-change link to ${email} failed.`, { err: err as Error })));
+		config.mailer(mail).catch((err: unknown) => {
+			config.logger.error(new EmailSignInError(`Sending the email-change link to ${email} failed.`, { err: err as Error }));
+		});
 	}
 	return { emailChangeSent: email };
 }
@@ -74,8 +73,8 @@ export async function requestEmailChange(event: RequestEvent): Promise<EmailChan
  *    address, used, expired or forged is a 400 `Verification`, nothing changed;
  * 2. an address another account got since is a 409 `EmailInUse`, nothing changed (the
  *    "unexpired email change" of the pre-hijacked accounts study, USENIX Security 2022);
- * 3. the user's `email` becomes the address, proven (`emailVerified` now), and their password
- *    account, keyed by the address, moves with it;
+ * 3. the user's `email` becomes the address, proven (`emailVerified` now), and what a provider's
+ *    flow keys by the address moves with it (`AccountMethods.addressChanged`: the password account);
  * 4. every session of the user ends and this browser gets a new one (the old address is in the
  *    sessions), a notice goes to the old address, and a 303 to the account page with `?changed=address`.
  * @throws {AdapterError} the adapter failed.
@@ -99,9 +98,9 @@ export async function confirmEmailChange(event: RequestEvent): Promise<ActionFai
 	const stored = await need(config, 'getUser')(user.id!);
 	if (!stored) return fail(400, { action: 'confirmEmailChange', error: 'Verification', message: 'This account is gone.' });
 	const previous = stored.email;
-	const password = previous ? await need(config, 'getAccount')(previous, PASSWORD_PROVIDER) : null;
 	const updated = await need(config, 'updateUser')({ id: stored.id, email, emailVerified: new Date() });
-	if (password?.userId === stored.id) await moveAccount(config, password, email);
+	// What a flow keys by the address moves with it (the password account).
+	if (previous) for (const provider of config.providers) await provider.flow?.account?.addressChanged?.(updated, config, provider, previous);
 	await endUserSessions(event, config, stored.id);
 	await startSession(event, config, toUser(updated), { type: 'email', provider: 'email-change', providerAccountId: email, userId: stored.id });
 	sendNotice(event, config, previous, 'email-changed', email);
@@ -125,15 +124,4 @@ export function pendingEmailChange(event: RequestEvent): PendingEmailChange | nu
 	if (!token || !email) return null;
 	event.setHeaders({ 'referrer-policy': 'same-origin' });
 	return { token, email: normalizeEmail(email) };
-}
-
-/** Re-keys a `credentials` account under the new address (the contract has no account update): unlinked, then linked again; linked back if that fails. */
-async function moveAccount(config: ResolvedConfig, account: AdapterAccount, email: string): Promise<void> {
-	await need(config, 'unlinkAccount')({ provider: account.provider, providerAccountId: account.providerAccountId });
-	try {
-		await need(config, 'linkAccount')({ ...account, providerAccountId: email });
-	} catch (err) {
-		await need(config, 'linkAccount')(account);
-		throw err;
-	}
 }

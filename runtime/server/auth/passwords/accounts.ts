@@ -186,10 +186,20 @@ export interface HashReplacingAdapter {
  *   `adapterMethod` or `need`), after the old account is linked back.
  */
 export async function replacePasswordHash(adapter: HashReplacingAdapter, account: AdapterAccount, password_hash: string, logger: Logger): Promise<void> {
+	await replaceAccount(adapter, account, { password_hash }, logger);
+}
+
+/**
+ * Changes fields of an account (the contract has no account update): unlinked, then linked again
+ * with `changes` (a new `password_hash`, a new `providerAccountId` when the address it is keyed by
+ * changed); when linking fails, the old one is linked back (a failure of that is logged as
+ * {@link AdapterError}) and the error rethrown.
+ */
+export async function replaceAccount(adapter: HashReplacingAdapter, account: AdapterAccount, changes: Partial<AdapterAccount>, logger: Logger): Promise<void> {
 	const { provider, providerAccountId } = account;
 	await adapter.unlinkAccount({ provider, providerAccountId });
 	try {
-		await adapter.linkAccount({ ...account, password_hash });
+		await adapter.linkAccount({ ...account, ...changes });
 	} catch (err) {
 		await adapter.linkAccount(account).catch((restore: unknown) =>
 			logger.error(new AdapterError(`Linking the old password account of ${providerAccountId} back failed.`, { err: restore as Error }))

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
-import type { AdapterAccount } from '../adapters/types.js';
+import type { AdapterAccount, AdapterUser } from '../adapters/types.js';
 import { appBase } from '../http/app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import { isEmail, normalizeEmail } from '../email/address.js';
@@ -8,7 +8,7 @@ import { EmailSignInError, Verification } from '../errors.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt, refusedLinkRequest } from '../http/form.js';
 import { requireUser } from '../http/guards.js';
 import { linkMail } from '../email/mail.js';
-import { passwordAccount, PASSWORD_PROVIDER, replacePasswordHash } from './accounts.js';
+import { passwordAccount, PASSWORD_PROVIDER, replaceAccount, replacePasswordHash } from './accounts.js';
 import { checkNewPassword } from './policy.js';
 import { hashPassword, verifyPassword } from './hashing.js';
 import { countPasswordAttempt, forgetPasswordAttempts } from '../limits/rate-limit.js';
@@ -184,6 +184,18 @@ export async function passwordAccountOf(config: ResolvedConfig, user: Pick<User,
 	const account = email ? await need(config, 'getAccount')(email, PASSWORD_PROVIDER) : null;
 	if (!account || account.userId !== user.id || typeof account.password_hash !== 'string') return null;
 	return { email, account: account as AdapterAccount & { password_hash: string } };
+}
+
+/**
+ * The account's address changed from `previous` to `user.email`: the user's password account,
+ * keyed by the address, moves with it ({@link replaceAccount}); nothing for a user without one.
+ * @throws {AdapterError} the adapter failed (the account is linked back under the old address).
+ */
+export async function movePasswordAccount(user: AdapterUser, config: ResolvedConfig, _provider: unknown, previous: string): Promise<void> {
+	const found = await passwordAccountOf(config, { id: user.id, email: previous, name: user.name });
+	if (!found || !user.email) return;
+	const adapter = { unlinkAccount: need(config, 'unlinkAccount'), linkAccount: need(config, 'linkAccount') };
+	await replaceAccount(adapter, found.account, { providerAccountId: normalizeEmail(user.email) }, config.logger);
 }
 
 /** What the account page shows once a password is set. */

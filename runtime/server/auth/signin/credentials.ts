@@ -6,7 +6,7 @@ import { normalizeEmail } from '../email/address.js';
 import { AccountLocked, CredentialsSignin, RateLimitStoreError } from '../errors.js';
 import { clientAddress, formText } from '../http/form.js';
 import { accountLockedMessage, countPasswordAttempt, forgetPasswordAttempts, type RateLimits } from '../limits/rate-limit.js';
-import { changePasswordAction, passwordAccountOf, requestPasswordResetAction, resetPasswordAction, setPasswordAction } from '../passwords/change.js';
+import { changePasswordAction, movePasswordAccount, passwordAccountOf, requestPasswordResetAction, resetPasswordAction, setPasswordAction } from '../passwords/change.js';
 import { PASSWORD_PROVIDER } from '../passwords/accounts.js';
 import { signUpAction } from '../passwords/signup.js';
 import type { CredentialsConfig } from '../providers/types.js';
@@ -21,7 +21,8 @@ import { completeSignIn, redirectTarget } from './finish.js';
  *   `credentials` accounts with a `password_hash` (see `authorizeWithPassword`);
  * - `check`: with `passwords.requireEmailVerification`, the adapter must have what confirming
  *   an address needs;
- * - `account`: the user's password, if they have one (changed or set by the actions above).
+ * - `account`: the user's password, if they have one (changed or set by the actions above),
+ *   whose account moves to the new address when the user's address changes.
  * @see create-auth docs/api.md#credentials, #passwords
  */
 export const credentialsFlow: ProviderFlow<CredentialsConfig> = {
@@ -45,6 +46,7 @@ export const credentialsFlow: ProviderFlow<CredentialsConfig> = {
 		if (config.passwords.requireEmailVerification) requireEmailVerificationAdapter(config.adapter);
 	},
 	account: {
+		addressChanged: movePasswordAccount,
 		list: async (user, config, provider) =>
 			(await passwordAccountOf(config, user)) ? [{ provider: provider.id, kind: 'password', id: 'password', label: 'Password', detail: 'With your email address', removable: false, renamable: false }] : []
 	}
