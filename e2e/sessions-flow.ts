@@ -60,13 +60,22 @@ async function signIn(page: Page, url: string, email: string): Promise<void> {
 const SIGN_UP_CLIENT = '127.0.0.70';
 
 /**
- * A new user, signed up over HTTP (from {@link SIGN_UP_CLIENT}), then signed in on a Windows
- * laptop (Firefox) and on an iPhone (Safari), each a browser context of its own; the address
- * starts with `prefix`.
+ * A new user, signed up over HTTP (from {@link SIGN_UP_CLIENT}; that session signed out), then
+ * signed in on a Windows laptop (Firefox) and on an iPhone (Safari), each a browser context of its
+ * own; the address starts with `prefix`.
  */
 async function twoDevices(app: SessionsApp, prefix: string): Promise<{ email: string; laptop: Page; phone: Page }> {
 	const email = `${prefix}-${Date.now()}@example.com`;
-	expect((await postForm(`${app.server.url}/signup`, { email, password: PASSWORD }, SIGN_UP_CLIENT)).location).toBe('/');
+	const signedUp = await postForm(`${app.server.url}/signup`, { email, password: PASSWORD }, SIGN_UP_CLIENT);
+	expect(signedUp.location).toBe('/');
+	// The sign-up's own session (an HTTP client's, no device of the user's) ends: the page lists the two browsers.
+	const signOut = await fetch(`${app.server.url}/signout`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { cookie: signedUp.cookiePairs.join('; '), origin: app.server.url, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' },
+		body: ''
+	});
+	expect(signOut.status).toBe(303);
 	const laptop = await deviceWith(app, WINDOWS_FIREFOX);
 	await signIn(laptop, app.server.url, email);
 	const phone = await deviceWith(app, IPHONE_SAFARI);

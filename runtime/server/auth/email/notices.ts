@@ -13,7 +13,7 @@ export type NoticeKind = 'password-changed' | 'password-set' | 'passkey-added' |
 const NOTICES: Record<NoticeKind, (what: string) => { subject: string; sentence: string }> = {
 	'password-changed': () => ({ subject: 'Your password was changed', sentence: 'The password of your account was changed, and your other devices were signed out.' }),
 	'password-set': () => ({ subject: 'A password was added to your account', sentence: 'A password was set on your account: it signs in with your email address from now on.' }),
-	'passkey-added': (what) => ({ subject: 'A passkey was added to your account', sentence: `A passkey (${what}) was added to your account: it signs in from now on.` }),
+	'passkey-added': (what) => ({ subject: 'A passkey was added to your account', sentence: `A passkey${what ? ` (${what})` : ''} was added to your account: it signs in from now on.` }),
 	'account-linked': (what) => ({ subject: `Your ${what} account was linked`, sentence: `Your ${what} account was linked to your account: signing in with ${what} signs into it from now on.` }),
 	'email-changed': (what) => ({ subject: 'Your email address was changed', sentence: `Your account's email address was changed to ${what}: mail about it goes there from now on.` }),
 	'account-deleted': () => ({ subject: 'Your account was deleted', sentence: 'Your account was deleted, with how you signed in and every session.' })

@@ -437,7 +437,7 @@ describe('a signed-in user adding a passkey after session.freshAge', () => {
 		expect(mailer).not.toHaveBeenCalled();
 		const { body } = await optionsOf(auth, jar, { action: 'register' });
 		await post(auth, jar, 'register', new SoftAuthenticator(ORIGIN).register(body));
-		expect(mailer).toHaveBeenCalledWith(expect.objectContaining({ to: 'ada@example.com', subject: 'A passkey was added to your account on localhost:5173', text: expect.stringContaining('A passkey (a passkey) was added') }));
+		expect(mailer).toHaveBeenCalledWith(expect.objectContaining({ to: 'ada@example.com', subject: 'A passkey was added to your account on localhost:5173', text: expect.stringContaining('A passkey was added to your account: it signs in from now on.') }));
 	});
 });
 

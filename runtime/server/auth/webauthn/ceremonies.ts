@@ -290,7 +290,7 @@ export async function passkeySignIn(event: RequestEvent, config: ResolvedConfig,
 			throw new WebAuthnVerificationError(`User ${ceremony.userId} posted a passkey registration more than session.freshAge after signing in.`, { provider: provider.id });
 		}
 		await addAuthenticator(config, provider, stored(ceremony.userId));
-		sendNotice(event, config, current.email, 'passkey-added', (await authenticatorModel(aaguid)) ?? 'a passkey');
+		sendNotice(event, config, current.email, 'passkey-added', await authenticatorModel(aaguid));
 		return undefined;
 	}
 	const user = await newUser(event, config, provider, ceremony.email ?? '', ceremony.newUserId ?? randomUUID());
