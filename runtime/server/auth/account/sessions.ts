@@ -9,7 +9,7 @@ import { fail, type RequestEvent } from '@sveltejs/kit';
 import type { AdapterSession } from '../adapters/types.js';
 import type { ResolvedConfig } from '../config.js';
 import { MissingAdapter } from '../errors.js';
-import { formText, readForm } from '../http/form.js';
+import { clientAddress, formText, readForm } from '../http/form.js';
 import { requestConfig, requireSession, requireUser, type SignedInSession } from '../http/guards.js';
 import { need } from '../adapters/methods.js';
 import { currentSession, endOtherSessions, type CurrentSession } from '../session/session.js';
@@ -67,8 +67,8 @@ const publicId = (storedKey: string) => createHash('sha256').update(`account-ses
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 /**
- * The signed-in user's sessions for the account page ({@link requireUser}: a visitor who is not
- * signed in is sent to sign in).
+ * The signed-in user's sessions for the account page ({@link requireSession}: a visitor who is
+ * not signed in is sent to sign in).
  * @throws {AdapterError} the adapter failed.
  */
 export async function listSessions(event: RequestEvent): Promise<AccountSessions> {
@@ -78,9 +78,8 @@ export async function listSessions(event: RequestEvent): Promise<AccountSessions
 	const current = await currentSession(event, config);
 	const recentSignIn = signedInRecently(current, config);
 	const reauthenticate = reauthenticateUrl(event, config);
-	const list = config.strategy === 'database' ? config.adapter?.listSessionsByUserId : undefined;
 	let listed: Omit<AccountSessions, 'recentSignIn' | 'reauthenticate'>;
-	if (list) {
+	if (config.strategy === 'database' && config.adapter?.listSessionsByUserId) {
 		const now = Date.now();
 		const rows = (await need(config, 'listSessionsByUserId')(user.id!)).filter((row) => row.expires.getTime() > now);
 		const sessions = await Promise.all(rows.map((row) => accountSession(row, row.sessionToken === current?.storedKey, config)));
@@ -117,12 +116,7 @@ async function accountSession(row: AdapterSession, current: boolean, config: Res
 
 /** The `jwt` strategy's one listed session: this browser's, with this request's details. */
 async function thisBrowser(event: RequestEvent, session: SignedInSession, current: CurrentSession | null): Promise<AccountSession> {
-	let ipAddress: string | null = null;
-	try {
-		ipAddress = event.getClientAddress();
-	} catch {
-		// No client address on this platform.
-	}
+	const ipAddress = clientAddress(event) ?? null;
 	const signedInAt = current?.authTime === undefined ? null : new Date(current.authTime * 1000).toISOString();
 	return { id: 'current', current: true, signedInAt, lastActiveAt: new Date().toISOString(), device: await deviceOf(event.request.headers.get('user-agent')), ipAddress, expires: session.expires };
 }
