@@ -36,4 +36,5 @@ export function linkMail(to: string, { subject, intro, action, url, expires }: {
 	};
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** `text` safe inside HTML: `& < > " '` as character references. */
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

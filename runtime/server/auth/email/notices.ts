@@ -4,7 +4,7 @@ import type { ResolvedConfig } from '../config.js';
 import { EmailSignInError } from '../errors.js';
 import { appBase } from '../http/app-paths.js';
 import { appOriginOf } from '../http/redirects.js';
-import type { MailMessage } from './mail.js';
+import { escapeHtml, type MailMessage } from './mail.js';
 
 /** What a security notice tells the user happened to how they sign in. */
 export type NoticeKind = 'password-changed' | 'password-set' | 'passkey-added' | 'account-linked' | 'account-deleted' | 'email-changed';
@@ -19,7 +19,6 @@ const NOTICES: Record<NoticeKind, (what: string) => { subject: string; sentence:
 	'account-deleted': () => ({ subject: 'Your account was deleted', sentence: 'Your account was deleted, with how you signed in and every session.' })
 };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Where a notice says the change happened, and what it names. */
 export interface NoticeDetails {

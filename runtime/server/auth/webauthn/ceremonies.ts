@@ -113,8 +113,8 @@ export function relyingParty(url: URL, config: ResolvedConfig, provider: WebAuth
 }
 
 /** The spec keeps credential ids and public keys base64 (RFC 4648 §4); WebAuthn JSON has credential ids base64url (§5). */
-const toBase64 = (base64url: string) => Buffer.from(base64url, 'base64url').toString('base64');
-const toBase64Url = (base64: string) => Buffer.from(base64, 'base64').toString('base64url');
+export const toBase64 = (base64url: string) => Buffer.from(base64url, 'base64url').toString('base64');
+export const toBase64Url = (base64: string) => Buffer.from(base64, 'base64').toString('base64url');
 
 /** What an options request is refused with: the page shows `message`. */
 type OptionsRefusal = { error: 'InvalidEmail' | 'EmailInUse' | 'SignedOut' | 'ReauthenticationRequired' | 'RateLimited'; message: string };

@@ -4,11 +4,9 @@ import type { AdapterAuthenticator } from '../adapters/types.js';
 import type { AccountMethods, SignInMethod } from '../config.js';
 import { UntrustedHost } from '../errors.js';
 import type { WebAuthnConfig } from '../providers/types.js';
-import { relyingParty } from './ceremonies.js';
+import { relyingParty, toBase64, toBase64Url } from './ceremonies.js';
 import { authenticatorModel } from './models.js';
 
-const toBase64Url = (base64: string) => Buffer.from(base64, 'base64').toString('base64url');
-const toBase64 = (base64url: string) => Buffer.from(base64url, 'base64url').toString('base64');
 
 /** One of the user's passkeys, for the account page. */
 async function passkeyMethod(stored: AdapterAuthenticator, provider: WebAuthnConfig, signal: SignInMethod['signal'], renamable: boolean): Promise<SignInMethod> {
