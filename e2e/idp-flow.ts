@@ -11,6 +11,7 @@ import { DEFAULT_USER, startDevIdp, type DevIdp } from '../src/dev-idp/index.js'
 import { credentialsForm } from './credentials-flow.js';
 import { freePort, setEnv, type Server } from './harness/app.js';
 import type { Browser } from './harness/browser.js';
+import { FRESH_AGE, sessionsOf } from './sessions-flow.js';
 
 /** Access tokens live this long, in seconds, so that a test sees one refreshed. */
 const ACCESS_TOKEN_TTL = 4;
@@ -72,11 +73,23 @@ function sessionField(answer: string, key: string): unknown {
 	return undefined;
 }
 
+/** Signs in from the sign-in page through the dev IdP's login page, and lands on `/account`. */
+async function signInThroughIdp(page: import('playwright-core').Page, url: string, idp: DevIdp): Promise<void> {
+	await page.goto(`${url}/signin?callbackUrl=/account`);
+	await page.getByRole('button', { name: 'Sign in with Identity Provider' }).click();
+	await page.waitForURL((target) => target.origin === idp.issuer);
+	await page.getByLabel('Password').fill(idp.password);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await page.waitForURL(`${url}/account`);
+}
+
 /**
  * Registers the flows as tests of the enclosing `describe`.
  * @param app the app under test; called inside each test, after `beforeAll` has set it up
+ * @param options `reauthentication`: the app's `session.freshAge` is {@link FRESH_AGE} (see
+ *   `shortSessionTimes`), so the re-authentication through the provider is tested
  */
-export function idpFlows(app: () => IdpApp): void {
+export function idpFlows(app: () => IdpApp, { reauthentication = false }: { reauthentication?: boolean } = {}): void {
 	it('shows a "Sign in with Identity Provider" button beside the credentials form', async () => {
 		const page = await app().browser.newPage();
 		await page.goto(`${app().server.url}/signin`);
@@ -124,12 +137,7 @@ export function idpFlows(app: () => IdpApp): void {
 		const { server, browser, idp } = app();
 		const context = await browser.newContext();
 		const page = await context.newPage();
-		await page.goto(`${server.url}/signin?callbackUrl=/account`);
-		await page.getByRole('button', { name: 'Sign in with Identity Provider' }).click();
-		await page.waitForURL((url) => url.origin === idp.issuer);
-		await page.getByLabel('Password').fill(idp.password);
-		await page.getByRole('button', { name: 'Sign in' }).click();
-		await page.waitForURL(`${server.url}/account`);
+		await signInThroughIdp(page, server.url, idp);
 
 		// The page data carries the session the generated session callback returns.
 		const pageData = async () => (await context.request.get(`${server.url}/account/__data.json`)).text();
@@ -152,6 +160,33 @@ export function idpFlows(app: () => IdpApp): void {
 		expect(sessionField(refreshed, 'expires_at')).toBeGreaterThan(Date.now() / 1000);
 		await page.reload();
 		expect(await page.getByText(`Signed in as ${USER.email}`).isVisible()).toBe(true);
+		await context.close();
+	});
+
+	// OWASP ASVS 5.0 7.5.1 through an OpenID provider: the provider's own session is live, so
+	// without prompt=login and max_age (OpenID Connect Core 1.0 §3.1.2.1) it would send the user
+	// straight back, and a stolen session cookie would pass the check by one click.
+	if (reauthentication) it("past freshAge, an account change sends the user to sign in again; the provider asks for the password again, though its session is live; then the change completes", async () => {
+		const { server, browser, idp } = app();
+		const context = await browser.newContext();
+		const page = await context.newPage();
+		await signInThroughIdp(page, server.url, idp);
+		await page.waitForTimeout((FRESH_AGE + 1) * 1000);
+
+		await sessionsOf(page).getByRole('button', { name: 'End all other sessions' }).click();
+		await sessionsOf(page).getByRole('alert').getByRole('link', { name: 'Sign in again' }).click();
+		await page.waitForURL((url) => url.pathname === '/signin');
+		const authorization = page.waitForRequest((request) => request.url().startsWith(`${idp.issuer}/oauth2/authorize`));
+		await page.getByRole('button', { name: 'Sign in with Identity Provider' }).click();
+		const asked = new URL((await authorization).url()).searchParams;
+		expect([asked.get('prompt'), asked.get('max_age')]).toEqual(['login', String(FRESH_AGE)]);
+		await page.waitForURL((url) => url.origin === idp.issuer && url.pathname.startsWith('/interaction/'));
+		await page.getByLabel('Password').fill(idp.password);
+		await page.getByRole('button', { name: 'Sign in' }).click();
+
+		await page.waitForURL((url) => url.pathname === '/account' && url.searchParams.get('resume') === 'revokeOtherSessions');
+		await sessionsOf(page).locator('form.resume').getByRole('button', { name: 'End all other sessions' }).click();
+		await expect.poll(() => sessionsOf(page).getByRole('status').textContent()).toBe('Your other devices are signed out.');
 		await context.close();
 	});
 

@@ -213,7 +213,7 @@ for (const { fixture, providers, ext } of FIXTURES) {
 		const guards = ext === 'ts' ? guardsFlows(() => ({ server: server!, browser: browser! })) : undefined;
 		// Before the idp flows, which would make the IdP's user first.
 		if (ext === 'ts') federatedMergeFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
-		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
+		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }), { reauthentication: ext === 'ts' });
 		// The guards' sign-in window ran out during the flows above.
 		guards?.afterWindow();
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));

@@ -98,7 +98,7 @@ export async function expectSignedOut(page: Page, url: string, email: string, st
 }
 
 /** The account page's sessions section. */
-const sessionsOf = (page: Page) => page.getByRole('region', { name: "Where you're signed in" });
+export const sessionsOf = (page: Page) => page.getByRole('region', { name: "Where you're signed in" });
 
 /**
  * Registers the flows as tests of the enclosing `describe`, for an app of session strategy

@@ -368,6 +368,13 @@ export interface PasswordOptions {
 	minLength: number;
 	/** The Have I Been Pwned range query of new passwords, or false (the default). */
 	breachCheck: BreachCheck | false;
+	/**
+	 * Whether a password change or reset ends the user's other sessions (OWASP ASVS 5.0 7.4.3):
+	 * database rows at once, JWTs within `session.revalidateAge` seconds. Default true. With false
+	 * the other devices stay signed in, and only this browser's session is replaced (7.2.4). A
+	 * reset that proves the address for the first time ends every session either way.
+	 */
+	endOtherSessions: boolean;
 }
 
 /** Resolves the config for a request (object form: once; function form: per request). */
@@ -474,7 +481,8 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 			requireEmailVerification: config.passwords?.requireEmailVerification ?? false,
 			verificationMaxAge: config.passwords?.verificationMaxAge ?? DAY,
 			minLength: resolveMinLength(config),
-			breachCheck: resolveBreachCheck(config.passwords?.breachCheck)
+			breachCheck: resolveBreachCheck(config.passwords?.breachCheck),
+			endOtherSessions: config.passwords?.endOtherSessions ?? true
 		},
 		previousSessions: config.previousSessions?.length ? [...config.previousSessions] : undefined
 	};

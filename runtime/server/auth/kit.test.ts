@@ -326,7 +326,9 @@ describe('database strategy', () => {
 		const auth = SvelteKitAuth(config({ adapter, session: { strategy: 'database' } }));
 		const { jar } = await signInWith(auth);
 		const token = jar['auth.session-token']!;
-		expect(token).toMatch(/^[\w-]{43}$/);
+		// 43 base64url characters of randomness, then the sign-in time (epoch seconds), for the re-authentication check.
+		expect(token).toBe(`${token.slice(0, 43)}.${T0 / 1000}`);
+		expect(token.slice(0, 43)).toMatch(/^[\w-]{43}$/);
 		const key = storedSessionKey(token);
 		// With the sign-in's details (create-auth's columns): when, and the browser and address (this fake request has neither).
 		expect((await adapter.getSessionAndUser(key))?.session).toEqual({

@@ -7,11 +7,15 @@ import { appOriginOf } from '../http/redirects.js';
 import { escapeHtml, type MailMessage } from './mail.js';
 
 /** What a security notice tells the user happened to how they sign in. */
-export type NoticeKind = 'password-changed' | 'password-set' | 'passkey-added' | 'account-linked' | 'account-deleted' | 'email-changed';
+export type NoticeKind = 'password-changed' | 'password-changed-others-kept' | 'password-set' | 'passkey-added' | 'account-linked' | 'account-deleted' | 'email-changed';
 
 /** Each notice's subject and sentence; `what` names the passkey or provider. */
 const NOTICES: Record<NoticeKind, (what: string) => { subject: string; sentence: string }> = {
 	'password-changed': () => ({ subject: 'Your password was changed', sentence: 'The password of your account was changed, and your other devices were signed out.' }),
+	'password-changed-others-kept': () => ({
+		subject: 'Your password was changed',
+		sentence: 'The password of your account was changed. Devices signed in before stay signed in: end the sessions you do not know on your account page.'
+	}),
 	'password-set': () => ({ subject: 'A password was added to your account', sentence: 'A password was set on your account: it signs in with your email address from now on.' }),
 	'passkey-added': (what) => ({ subject: 'A passkey was added to your account', sentence: `A passkey${what ? ` (${what})` : ''} was added to your account: it signs in from now on.` }),
 	'account-linked': (what) => ({ subject: `Your ${what} account was linked`, sentence: `Your ${what} account was linked to your account: signing in with ${what} signs into it from now on.` }),

@@ -41,21 +41,34 @@ export function callbackUriOf(url: URL, config: ResolvedConfig, provider: OAuthC
 }
 
 /**
+ * What `provider` is asked when it re-authenticates a signed-in user: its `reauthenticate`, by
+ * default `'max_age'` for OpenID Connect and nothing for OAuth 2.
+ */
+export function reauthenticationOf(provider: OAuthConfig): 'max_age' | 'prompt' | false {
+	return provider.reauthenticate ?? (isOpenIdConnect(provider) ? 'max_age' : false);
+}
+
+/**
  * Starts an authorization-code sign-in: resolves the provider (discovery), creates the check
  * values its `checks` ask for (PKCE S256 verifier, `state`, `nonce`), stores them in the flow
  * cookie, and returns the authorization request URL to redirect to. Default scope for `oidc`:
  * `openid profile email`; `authorization.params` override any parameter. With a redirect proxy
  * the `redirect_uri` is the proxy's callback and the `state` (always checked then) names this
- * deployment's origin, sealed (see {@link proxyState}); the flow cookie keeps both.
+ * deployment's origin, sealed (see {@link proxyState}); the flow cookie keeps both. With
+ * `reauthenticate` (a signed-in user whose sign-in is older than `session.freshAge`), the request
+ * asks the provider to authenticate the user again, as its `reauthenticate` says
+ * ({@link reauthenticationOf}: `prompt=login`, and `max_age`, kept in the flow cookie for the
+ * callback to check `auth_time` against), over any `authorization.params`.
  * @throws {UntrustedHost} no trusted origin for the redirect URI.
  * @throws whatever discovery throws (network, invalid metadata) and TypeError for a misconfigured provider.
- * @see RFC 6749 §4.1.1, RFC 7636 §4.1–4.3, OpenID Connect Core 1.0 §3.1.2.1; create-auth docs/api.md#oauth-2-and-openid-connect (`checks`)
+ * @see RFC 6749 §4.1.1, RFC 7636 §4.1–4.3, OpenID Connect Core 1.0 §3.1.2.1; create-auth docs/api.md#oauth-2-and-openid-connect (`checks`), #re-authentication
  */
 export async function authorizationUrl(
 	event: RequestEvent,
 	config: ResolvedConfig,
 	provider: OAuthConfig,
-	redirectTo: string | undefined
+	redirectTo: string | undefined,
+	{ reauthenticate = false }: { reauthenticate?: boolean } = {}
 ): Promise<string> {
 	const redirectUri = redirectUriOf(event.url, config, provider);
 	const { as, client } = await providerClient(provider);
@@ -82,6 +95,9 @@ export async function authorizationUrl(
 
 	const extra = typeof provider.authorization === 'object' ? provider.authorization.params : undefined;
 	for (const [name, value] of Object.entries(extra ?? {})) if (value !== undefined) params.set(name, value);
+	const asked = reauthenticate && reauthenticationOf(provider);
+	if (asked) params.set('prompt', 'login');
+	if (asked === 'max_age') params.set('max_age', String((flow.maxAge = config.freshAge)));
 
 	await saveFlow(event.cookies, event.url, config, flow, params.get('response_mode') === 'form_post');
 	return url.href;

@@ -88,9 +88,10 @@ async function exchangeCode(provider: OAuthConfig, pc: ProviderClient, params: U
 	);
 	const tokens = await oauth.processAuthorizationCodeResponse(pc.as, pc.client, response, {
 		expectedNonce: flow.nonce ?? oauth.expectNoNonce,
+		maxAge: flow.maxAge ?? oauth.skipAuthTimeCheck,
 		requireIdToken: isOpenIdConnect(provider)
 	});
-	// oauth4webapi has checked iss, aud, exp, iat and nonce; the signature is checked here,
+	// oauth4webapi has checked iss, aud, exp, iat, nonce and, after a max_age, auth_time; the signature is checked here,
 	// against the provider's JWKS (OpenID Connect Core 1.0 §3.1.3.7 step 6).
 	if (tokens.id_token) await oauth.validateApplicationLevelSignature(pc.as, response, pc.http);
 	return { tokens: tokens as TokenSet, claims: oauth.getValidatedIdTokenClaims(tokens) };

@@ -17,6 +17,8 @@ export interface FlowState extends Record<string, unknown> {
 	state?: string;
 	codeVerifier?: string;
 	nonce?: string;
+	/** Seconds: the `max_age` a re-authentication sent; the ID token's `auth_time` must be within it. */
+	maxAge?: number;
 	/**
 	 * OAuth 1.0a only: the temporary credentials (RFC 5849 §2.1). The callback's `oauth_token`
 	 * must be this one, and its secret signs the token request.

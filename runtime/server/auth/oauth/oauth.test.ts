@@ -18,6 +18,8 @@ import OIDC from '../providers/oidc.js';
 import { customFetch, type FetchLike, type OAuthConfig } from '../providers/types.js';
 import { refreshAccessToken, type TokenFields } from '../session/refresh.js';
 import { storedSessionKey } from '../session/stored-key.js';
+import { currentSession } from '../session/session.js';
+import { resolveConfig } from '../config.js';
 
 /**
  * The OAuth/OIDC flow against a real OpenID provider (the dev IdP, oidc-provider) on
@@ -111,6 +113,9 @@ describe('OAuth sign-in with the idp provider against a real OpenID provider', (
 		expect(params.get('redirect_uri')).toBe(`${ORIGIN}/auth/callback/idp`);
 		expect(params.get('state')).toBeTruthy();
 		expect(params.get('nonce')).toBeTruthy();
+		// Nobody is signed in: nothing asks the provider to authenticate again.
+		expect(params.has('prompt')).toBe(false);
+		expect(params.has('max_age')).toBe(false);
 		expect(callbackUrl.searchParams.get('iss')).toBe(idp.issuer);
 
 		const flowCookie = jar.writes.find((w) => w.name === 'auth.oauth-flow')!;
@@ -426,7 +431,7 @@ describe.each(ADAPTERS)('accounts and database sessions with an adapter ($name)'
 		jar.values.set('auth.session-token', 'signed-in');
 		const linked = await callback(a, jar, (await authorize(a, jar)).callbackUrl);
 		if (!adapter.listSessionsByUserId) {
-			// An Auth.js adapter keeps no sign-in time, so no database session of it counts as recent.
+			// An Auth.js adapter keeps no sign-in time, and this token (not one the runtime made) carries none: not recent.
 			expect(linked).toMatch(/^\/signin\?error=AccessDenied/);
 			return;
 		}
@@ -446,6 +451,62 @@ describe.each(ADAPTERS)('accounts and database sessions with an adapter ($name)'
 		expect(await callback(a, jar, (await authorize(a, jar)).callbackUrl)).toMatch(/^\/signin\?error=AccessDenied/);
 		expect(await adapter.getUserByAccount({ provider: 'idp', providerAccountId: 'dev-user-1' })).toBeNull();
 		expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ type: 'AccessDenied', message: expect.stringContaining('needs a sign-in within session.freshAge') }));
+	});
+
+	/**
+	 * A user signed in through the provider an hour ago, the account linked: a jar whose session
+	 * row (`stored`) says so where the adapter keeps sign-in times.
+	 */
+	async function signedInAnHourAgo(a: Auth) {
+		const first = new Jar();
+		await callback(a, first, (await authorize(a, first)).callbackUrl);
+		const user = (await adapter.getUserByAccount({ provider: 'idp', providerAccountId: 'dev-user-1' }))!;
+		const token = `an-hour-old-${crypto.randomUUID()}`;
+		const stored = storedSessionKey(token);
+		await adapter.createSession({ sessionToken: stored, userId: user.id, expires: new Date(Date.now() + 3_600_000), createdAt: new Date(Date.now() - 3_600_000) });
+		const jar = new Jar();
+		jar.values.set('auth.session-token', token);
+		return { user, jar, stored, token };
+	}
+
+	// OWASP ASVS 5.0 7.5.1 through an OpenID provider: the provider must authenticate the user
+	// again (OpenID Connect Core 1.0 §3.1.2.1 prompt=login, max_age), not wave them through on
+	// its own session, and the new session then counts as a recent sign-in.
+	it('re-authenticates a user whose sign-in is older than freshAge: prompt=login and max_age=freshAge, then a new, recent session', async () => {
+		const { a } = withDb();
+		const { user, jar, stored, token: old } = await signedInAnHourAgo(a);
+		const location = new URL(await start(a, jar));
+		expect(location.searchParams.get('prompt')).toBe('login');
+		expect(location.searchParams.get('max_age')).toBe('600');
+		const { url } = await signInAtDevIdp(location.href);
+		expect(await callback(a, jar, url)).toBe('/account');
+		const token = jar.values.get('auth.session-token')!;
+		expect(token).not.toBe(old);
+		expect(await adapter.getSessionAndUser!(stored)).toBeNull(); // ASVS 7.2.4: the old session ends
+		const current = await currentSession(requestEvent(`${ORIGIN}/account`, jar), resolveConfig({ secret, adapter, session: { strategy: 'database' }, providers: [] }));
+		expect(current?.authTime).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) - 5);
+		expect((await adapter.getSessionAndUser!(storedSessionKey(token)))?.user.id).toBe(user.id);
+	});
+
+	// OpenID Connect Core 1.0 §3.1.3.7 step 13: a provider that ignored max_age (its ID token's
+	// auth_time is older) did not re-authenticate the user; that sign-in must not count as one.
+	it('refuses a re-authentication whose ID token says the user authenticated before max_age → OAuthCallbackError, the old session stays', async () => {
+		const { a } = withDb({ [customFetch]: forgeIdToken((claims) => (claims.auth_time = Math.floor(Date.now() / 1000) - 3_000)) });
+		const { user, jar, stored, token } = await signedInAnHourAgo(a);
+		const { url } = await signInAtDevIdp(await start(a, jar));
+		expect(await callback(a, jar, url)).toBe('/signin?error=OAuthCallbackError');
+		expect(jar.values.get('auth.session-token')).toBe(token);
+		expect(await adapter.getSessionAndUser!(stored)).toMatchObject({ user: { id: user.id } });
+		expect(String(logger.error.mock.calls.at(-1)![0].cause.err.message)).toMatch(/too much time has elapsed/);
+	});
+
+	it("asks what the provider's reauthenticate says: prompt=login alone, or nothing", async () => {
+		for (const [reauthenticate, prompt, maxAge] of [['prompt', 'login', null], [false, null, null]] as const) {
+			const { a } = withDb({ reauthenticate });
+			const { jar } = await signedInAnHourAgo(a);
+			const params = new URL(await start(a, jar)).searchParams;
+			expect([params.get('prompt'), params.get('max_age')]).toEqual([prompt, maxAge]);
+		}
 	});
 
 	it('signs out: the session row is deleted with the cookie', async () => {

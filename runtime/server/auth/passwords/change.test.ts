@@ -249,6 +249,31 @@ describe('resetting the password from the link', () => {
 		expect(await adapter.getSessionAndUser!(storedSessionKey(fresh))).toMatchObject({ user: { id: ada.id } });
 	});
 
+	it('with passwords.endOtherSessions false, keeps the other sessions, replaces only this browser’s (OWASP ASVS 5.0 7.2.4), and says so in the notice', async () => {
+		const { auth, adapter } = app({ session: { strategy: 'database' }, passwords: { endOtherSessions: false } });
+		const ada = await register(adapter, 'ada@example.com', 'the old password here');
+		await adapter.updateUser!({ id: ada.id, emailVerified: new Date() });
+		const later = new Date(Date.now() + 3_600_000);
+		for (const token of ['ada-laptop', 'ada-phone']) await adapter.createSession!({ sessionToken: storedSessionKey(token), userId: ada.id, expires: later });
+		const jar = new Jar();
+		jar.values.set('auth.session-token', 'ada-phone');
+		const link = await resetLinkFor(auth, 'ada@example.com');
+		const notice = inbox().next('ada@example.com');
+		expect((await reset(auth, link, 'a brand new password', {}, jar)).redirect).toBe('/');
+		expect(await adapter.getSessionAndUser!(storedSessionKey('ada-laptop'))).toMatchObject({ user: { id: ada.id } });
+		expect(await adapter.getSessionAndUser!(storedSessionKey('ada-phone'))).toBeNull();
+		expect(await adapter.getSessionAndUser!(storedSessionKey(sessionCookie(jar)!))).toMatchObject({ user: { id: ada.id } });
+		expect((await notice).text).toContain('Devices signed in before stay signed in');
+	});
+
+	it('with passwords.endOtherSessions false, still ends every session when the reset proves the address for the first time', async () => {
+		const { auth, adapter } = app({ session: { strategy: 'database' }, passwords: { endOtherSessions: false } });
+		const ada = await register(adapter, 'ada@example.com', 'the old password here');
+		await adapter.createSession!({ sessionToken: storedSessionKey('ada-laptop'), userId: ada.id, expires: new Date(Date.now() + 3_600_000) });
+		expect((await reset(auth, await resetLinkFor(auth, 'ada@example.com'), 'a brand new password')).redirect).toBeTruthy();
+		expect(await adapter.getSessionAndUser!(storedSessionKey('ada-laptop'))).toBeNull();
+	});
+
 	it('with a session cache (session.cacheMaxAge), signs the other devices out at once', async () => {
 		const { auth, adapter } = app({ session: { strategy: 'database', cacheMaxAge: 300 } });
 		const ada = await register(adapter, 'ada@example.com', 'the old password here');
@@ -305,10 +330,25 @@ describe('changing the password on the account page', () => {
 
 	it('changes it with the right current password, signs the other devices out and keeps this browser signed in', async () => {
 		const { adapter, user, jar, change } = await signedIn();
-		expect(await change({ currentPassword: 'the old password here', password: 'a brand new password' })).toMatchObject({ status: 200, data: { passwordChanged: true } });
+		expect(await change({ currentPassword: 'the old password here', password: 'a brand new password' })).toMatchObject({ status: 200, data: { passwordChanged: true, othersSignedOut: true } });
 		expect(await passwordWorks(adapter, 'ada@example.com', 'a brand new password')).toBe(true);
 		expect(await passwordWorks(adapter, 'ada@example.com', 'the old password here')).toBe(false);
 		expect(await adapter.getSessionAndUser!(storedSessionKey('other-device'))).toBeNull();
+		expect(await adapter.getSessionAndUser!(storedSessionKey('this-browser'))).toBeNull();
+		expect(await adapter.getSessionAndUser!(storedSessionKey(sessionCookie(jar)!))).toMatchObject({ user: { id: user.id } });
+	});
+
+	it('with passwords.endOtherSessions false, keeps the other devices signed in and gives this browser a new session', async () => {
+		const { auth, adapter } = app({ session: { strategy: 'database' }, passwords: { endOtherSessions: false } });
+		const user = await register(adapter, 'ada@example.com', 'the old password here');
+		const later = new Date(Date.now() + 3_600_000);
+		for (const token of ['this-browser', 'other-device']) await adapter.createSession!({ sessionToken: storedSessionKey(token), userId: user.id, expires: later });
+		const jar = new Jar();
+		jar.values.set('auth.session-token', 'this-browser');
+		const event = requestEvent('http://localhost/account', jar, { form: { currentPassword: 'the old password here', password: 'a brand new password' }, headers: { accept: 'text/html' } });
+		await auth.handle({ event, resolve: async () => new Response('ok') });
+		expect(await actionOutcome(auth.changePassword, event)).toMatchObject({ status: 200, data: { passwordChanged: true, othersSignedOut: false } });
+		expect(await adapter.getSessionAndUser!(storedSessionKey('other-device'))).toMatchObject({ user: { id: user.id } });
 		expect(await adapter.getSessionAndUser!(storedSessionKey('this-browser'))).toBeNull();
 		expect(await adapter.getSessionAndUser!(storedSessionKey(sessionCookie(jar)!))).toMatchObject({ user: { id: user.id } });
 	});

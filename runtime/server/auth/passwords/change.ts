@@ -77,8 +77,8 @@ export async function requestPasswordResetAction(event: RequestEvent, config: Re
  * 3. the new password is hashed (429 when the hashing queue is full, the link put back) and
  *    replaces the `credentials` account's ({@link replacePasswordHash});
  * 4. the user is signed in with a new session ({@link finishSignIn}): every other session of
- *    the user is ended first ({@link endUserSessions}: database rows deleted, JWTs at their next
- *    revalidation); the email's failed sign-in count is cleared, and an address never proven
+ *    the user is ended first, unless `passwords.endOtherSessions` is false ({@link endUserSessions}:
+ *    database rows deleted, JWTs at their next revalidation); the email's failed sign-in count is cleared, and an address never proven
  *    before is proven (the link reached it: {@link proveAddress} removes the passkeys and OAuth
  *    links set up before and ends every session); a notice goes to the address ({@link sendNotice}).
  *    Ends with a 303 to the validated `callbackUrl`, or `/`.
@@ -120,14 +120,18 @@ export async function resetPasswordAction(event: RequestEvent, config: ResolvedC
 	// The link reached the address: it is proven, and what was set up before the proof ends
 	// (the new password stays: the owner just chose it).
 	let removed = nothingRemoved();
-	if (user.emailVerified) await endUserSessions(event, config, user.id);
-	else ({ user, removed } = await proveAddress(event, config, user, account));
-	sendNotice(event, config, user.email, 'password-changed');
+	const othersEnd = !user.emailVerified || config.passwords.endOtherSessions;
+	if (!user.emailVerified) ({ user, removed } = await proveAddress(event, config, user, account));
+	else if (othersEnd) await endUserSessions(event, config, user.id);
+	sendNotice(event, config, user.email, othersEnd ? 'password-changed' : 'password-changed-others-kept');
 	return finishSignIn(event, config, toUser(user), passwordAccount(user.id), afterProof(event, config, removed, callbackUrlOf(event, form)));
 }
 
-/** What the account page shows once the password is changed. */
-export type PasswordChanged = { passwordChanged: true };
+/**
+ * What the account page shows once the password is changed: `othersSignedOut`, whether the other
+ * sessions were ended (`passwords.endOtherSessions`).
+ */
+export type PasswordChanged = { passwordChanged: true; othersSignedOut: boolean };
 
 /**
  * The account page's change-password action, for the signed-in user ({@link requireUser}: a
@@ -140,10 +144,11 @@ export type PasswordChanged = { passwordChanged: true };
  *    `Retry-After`; 503 when the store is down);
  * 3. the new password is checked (400 with its code), the current one verified (400
  *    `WrongPassword`), the new one hashed and stored ({@link replacePasswordHash});
- * 4. every session of the user is ended ({@link endUserSessions}: database rows at once, JWTs at
- *    their next revalidation), this browser gets a new one, and a notice goes to the address
+ * 4. every session of the user is ended, unless `passwords.endOtherSessions` is false
+ *    ({@link endUserSessions}: database rows at once, JWTs at their next revalidation), this
+ *    browser gets a new one, and a notice goes to the address
  *    ({@link sendNotice}).
- * @returns `{ passwordChanged: true }`, or the refusal (`form` = `{ error, message }`)
+ * @returns `{ passwordChanged: true, othersSignedOut }`, or the refusal (`form` = `{ error, message }`)
  * @throws {AdapterError} the adapter failed.
  */
 export async function changePasswordAction(event: RequestEvent, config: ResolvedConfig): Promise<PasswordChanged | PasswordFormFailure> {
@@ -167,10 +172,10 @@ export async function changePasswordAction(event: RequestEvent, config: Resolved
 		throw err;
 	}
 	await clearSignInCount(event, config, email);
-	await endUserSessions(event, config, account.userId);
+	if (config.passwords.endOtherSessions) await endUserSessions(event, config, account.userId);
 	await startSession(event, config, user, passwordAccount(account.userId));
-	sendNotice(event, config, user.email, 'password-changed');
-	return { passwordChanged: true };
+	sendNotice(event, config, user.email, config.passwords.endOtherSessions ? 'password-changed' : 'password-changed-others-kept');
+	return { passwordChanged: true, othersSignedOut: config.passwords.endOtherSessions };
 }
 
 /**

@@ -168,6 +168,19 @@ export interface OAuth2Config<P extends Profile = Profile> extends ProviderConfi
 	/** Link to an existing user with the same email. Default false; only for providers that verify emails. */
 	allowDangerousEmailAccountLinking?: boolean;
 	/**
+	 * What the authorization request asks of the provider when a signed-in user whose sign-in is
+	 * older than `session.freshAge` signs in with it again, to re-authenticate before an account
+	 * change (OWASP ASVS 5.0 7.5.1; create-auth docs/api.md#re-authentication):
+	 * - `'max_age'` (default for `oidc`): `prompt=login` and `max_age=<freshAge>`; the ID token must
+	 *   then carry an `auth_time` within `freshAge` seconds, or the callback fails with
+	 *   `OAuthCallbackError` (OpenID Connect Core 1.0 §3.1.2.1, §3.1.3.7 step 13);
+	 * - `'prompt'`: `prompt=login` only, for a provider whose ID tokens carry no `auth_time`;
+	 * - `false` (default for `oauth`, which has no standard parameter for it): nothing, and the
+	 *   provider decides whether to ask.
+	 * Either way the new session counts as a sign-in from the callback's time.
+	 */
+	reauthenticate?: 'max_age' | 'prompt' | false;
+	/**
 	 * This provider's redirect proxy, over the config's `redirectProxyUrl`: the absolute http(s)
 	 * URL `<origin><basePath>` of the deployment that receives every callback (its
 	 * `<basePath>/callback/<id>` is the one redirect URI registered at the provider) and forwards

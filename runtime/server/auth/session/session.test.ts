@@ -3,7 +3,8 @@ import { resolveConfig, type SvelteKitAuthConfig } from '../config.js';
 import { freezeDate } from '../../../test/clock.js';
 import { Jar } from '../../../test/event.js';
 import { decodeToken, encodeToken } from './jwt.js';
-import { readSession } from './session.js';
+import { MemoryAdapter } from '../adapters/memory.js';
+import { currentSession, readSession, startSession } from './session.js';
 
 // readSession answers a repeat visitor's JWT cookie without a promise of its own (issue 30); these
 // check that the quick answer is the one the full read gives, and that nothing it must run is skipped.
@@ -53,5 +54,61 @@ describe('readSession of a cookie this process has read before', () => {
 	it('still ends an expired one, deleting the cookie', async () => {
 		const value = await seenCookie({}, 3600 + 60);
 		expect(await read(value)).toEqual({ session: null, writes: ['auth.session-token='] });
+	});
+});
+
+describe('currentSession of a database session, with an adapter whose sessions keep no sign-in time (as Auth.js adapters)', () => {
+	async function signedIn() {
+		const { listSessionsByUserId: _lists, ...adapter } = MemoryAdapter();
+		await adapter.createUser!({ id: 'u1', email: 'u1@example.com', emailVerified: null });
+		const config = resolveConfig({ providers: [], secret, adapter, session: { strategy: 'database' } });
+		const jar = new Jar();
+		await startSession({ cookies: jar.cookies(), url }, config, { id: 'u1', email: 'u1@example.com' }, { provider: 'credentials', type: 'credentials', providerAccountId: 'u1' });
+		const token = jar.values.get('auth.session-token')!;
+		const context = (value: string) => {
+			const next = new Jar();
+			next.values.set('auth.session-token', value);
+			return { cookies: next.cookies(), url };
+		};
+		return { config, token, context };
+	}
+
+	it('counts the sign-in from the time its token carries', async () => {
+		const { config, token, context } = await signedIn();
+		vi.setSystemTime((start + 300) * 1000);
+		expect(await currentSession(context(token), config)).toEqual({ storedKey: expect.any(String), authTime: start });
+	});
+
+	// OWASP ASVS 5.0 7.5.1: moving the time a stolen, old cookie carries would let it pass the
+	// re-authentication check; the row is found by the whole token's hash, so it finds no session.
+	it('finds no session for a token whose time was moved', async () => {
+		const { config, token, context } = await signedIn();
+		vi.setSystemTime((start + 3600) * 1000);
+		const moved = token.replace(`.${start}`, `.${start + 3590}`);
+		expect(moved).not.toBe(token);
+		expect(await currentSession(context(moved), config)).toBeNull();
+		expect(await readSession(context(moved), config)).toBeNull();
+		expect(await currentSession(context(token), config)).toMatchObject({ authTime: start });
+	});
+});
+
+describe('currentSession within one request', () => {
+	it('reads a database session once however often the page asks, and again once a sign-in changed the cookie', async () => {
+		const adapter = MemoryAdapter();
+		await adapter.createUser!({ id: 'u1', email: 'u1@example.com', emailVerified: null });
+		const config = resolveConfig({ providers: [], secret, adapter, session: { strategy: 'database' } });
+		const context = { cookies: new Jar().cookies(), url };
+		const account = { provider: 'credentials', type: 'credentials', providerAccountId: 'u1' } as const;
+		await startSession(context, config, { id: 'u1', email: 'u1@example.com' }, account);
+		const lookups = vi.spyOn(adapter, 'getSessionAndUser');
+		const [first, second, third] = await Promise.all([currentSession(context, config), currentSession(context, config), currentSession(context, config)]);
+		expect(lookups).toHaveBeenCalledTimes(1);
+		expect(second).toEqual(first);
+		expect(third).toEqual(first);
+
+		await startSession(context, config, { id: 'u1', email: 'u1@example.com' }, account);
+		const after = await currentSession(context, config);
+		expect(lookups).toHaveBeenCalledTimes(2);
+		expect(after?.storedKey).not.toBe(first?.storedKey);
 	});
 });

@@ -383,7 +383,7 @@ function runtimeClaims(stored: AdapterUser | null, email: string | null | undefi
  * @throws {AdapterError} / {@link MissingAdapter} from `createSession`
  */
 async function startDatabaseSession(context: SessionContext, config: ResolvedConfig, userId: string, expires: Date, signedIn: boolean): Promise<string> {
-	const sessionToken = randomSessionToken();
+	const sessionToken = randomSessionToken(signedIn ? epochSeconds() : undefined);
 	const session: AdapterSession = { sessionToken: storedSessionKey(sessionToken), userId, expires };
 	if (config.adapter?.listSessionsByUserId) {
 		if (signedIn) session.createdAt = new Date();
@@ -404,9 +404,24 @@ function requestAddress(context: SessionContext): string | undefined {
 	}
 }
 
-/** A database session's token: 32 bytes from the CSPRNG (256 bits), base64url. */
-function randomSessionToken(): string {
-	return randomBytes(32).toString('base64url');
+/**
+ * A database session's token: 32 bytes from the CSPRNG (256 bits), base64url; for a sign-in,
+ * followed by `.` and its time, epoch seconds ({@link signInTimeOf} reads it back).
+ */
+function randomSessionToken(signedInAt?: number): string {
+	const random = randomBytes(32).toString('base64url');
+	return signedInAt === undefined ? random : `${random}.${signedInAt}`;
+}
+
+/**
+ * The sign-in time a database session's token carries (epoch seconds; see
+ * {@link randomSessionToken}), or undefined. The token cannot be edited: its row is found by the
+ * token's hash, so a changed time finds no session. It gives the sign-in time with adapters whose
+ * sessions have no `createdAt` (Auth.js's), for the re-authentication check.
+ */
+function signInTimeOf(sessionToken: string): number | undefined {
+	const time = /\.(\d{1,12})$/.exec(sessionToken)?.[1];
+	return time === undefined ? undefined : Number(time);
 }
 
 /**
@@ -486,12 +501,27 @@ export interface CurrentSession {
 
 /**
  * The request's own session as the runtime stored it: the JWT's `auth_time`, or the database
- * row's key and `createdAt`. Null without a valid session cookie of ours.
+ * row's key and `createdAt` (else the time its token carries). Null without a valid session cookie of ours.
  * @throws {AdapterError} the adapter failed.
  */
-export async function currentSession(context: SessionContext, config: ResolvedConfig): Promise<CurrentSession | null> {
+export function currentSession(context: SessionContext, config: ResolvedConfig): Promise<CurrentSession | null> {
 	const value = getCookie(context, config);
-	if (!value) return null;
+	if (!value) return Promise.resolve(null);
+	const known = currentSessions.get(context.cookies);
+	if (known?.value === value) return known.found;
+	const found = readCurrentSession(value, config);
+	currentSessions.set(context.cookies, { value, found });
+	return found;
+}
+
+/**
+ * Each request's {@link currentSession} (by its `cookies`), for the cookie value it was read for:
+ * the account page's load asks three times, and a database session is one query. A sign-in or
+ * sign-out in the same request changes the value, so it is read again.
+ */
+const currentSessions = new WeakMap<SessionContext['cookies'], { value: string; found: Promise<CurrentSession | null> }>();
+
+async function readCurrentSession(value: string, config: ResolvedConfig): Promise<CurrentSession | null> {
 	if (config.strategy === 'jwt') {
 		const token = await decodeToken(value, config.secrets);
 		return token ? { authTime: typeof token.auth_time === 'number' ? token.auth_time : undefined } : null;
@@ -500,7 +530,7 @@ export async function currentSession(context: SessionContext, config: ResolvedCo
 	const found = await need(config, 'getSessionAndUser')(storedKey);
 	if (!found) return null;
 	const createdAt = found.session.createdAt;
-	return { storedKey, authTime: createdAt ? Math.floor(createdAt.getTime() / 1000) : undefined };
+	return { storedKey, authTime: createdAt ? Math.floor(createdAt.getTime() / 1000) : signInTimeOf(value) };
 }
 
 /**

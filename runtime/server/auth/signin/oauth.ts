@@ -30,7 +30,8 @@ import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './fin
  * @see create-auth docs/api.md#oauth-2-and-openid-connect
  */
 export const oauthFlow: ProviderFlow<OAuthConfig> = {
-	signIn: (event, config, provider, _form, callbackUrl) => startOAuthSignIn(event, config, provider, callbackUrl, authorizationUrl),
+	signIn: (event, config, provider, _form, callbackUrl) =>
+		startOAuthSignIn(event, config, provider, callbackUrl, async (...args) => authorizationUrl(...args, { reauthenticate: await signedInLongAgo(event, config) })),
 	routes: {
 		callback: (event, config, provider) =>
 			answerOAuthCallback(event, config, provider, async () => {
@@ -104,10 +105,15 @@ export async function answerOAuthCallback(
 }
 
 /**
- * The user of a finished callback signed in: found, created or linked, then the `signIn`
- * callback and the session. Returns the `signIn` callback's choice, or the sign-in's target.
- * @throws what the adapter and the callbacks throw.
+ * Whether the request is signed in, with a sign-in older than `session.freshAge`: its user is
+ * re-authenticating (docs/api.md#re-authentication), so the provider is asked to authenticate them again.
+ * @throws {AdapterError} the adapter failed (database sessions).
  */
+async function signedInLongAgo(event: RequestEvent, config: ResolvedConfig): Promise<boolean> {
+	const current = await currentSession(event, config);
+	return current !== null && !signedInRecently(current, config);
+}
+
 /**
  * Whether this callback links an account of `provider` to the signed-in user `userId` (it is not
  * theirs yet). Linking adds a way into their account, so, like the account page's other changes
@@ -123,6 +129,11 @@ async function linksNewAccount(event: RequestEvent, config: ResolvedConfig, prov
 	throw new AccessDenied(`Linking a ${provider.name} account to user ${userId} needs a sign-in within session.freshAge; theirs is older.`, { provider: provider.id });
 }
 
+/**
+ * The user of a finished callback signed in: found, created or linked, then the `signIn`
+ * callback and the session. Returns the `signIn` callback's choice, or the sign-in's target.
+ * @throws what the adapter and the callbacks throw.
+ */
 async function signInFromCallback(event: RequestEvent, config: ResolvedConfig, provider: OAuthConfig, result: CallbackResult): Promise<string> {
 	const { user: profileUser, account, profile, flow } = result;
 	const current = config.adapter ? await readSession(event, config) : null;
