@@ -181,6 +181,26 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		expect(await readFile(file('.env'), 'utf8')).toContain('AUTH_GITHUB_ID=kept');
 	});
 
+	it("add-provider passkey puts the passkey's parts into the account page next to the user's edit of it; remove-provider takes them out, the edit stays", async () => {
+		const page = () => readFile(file('src/routes/account/+page.svelte'), 'utf8');
+		expect(await page()).not.toContain('Add a passkey');
+		const added = await run(next, 'add-provider', 'passkey', '-C', app, '--no-install');
+		expect(added.code, added.stderr).toBe(0);
+		const withPasskeys = await page();
+		expect(withPasskeys).toContain('<p>Welcome back.</p>');
+		expect(withPasskeys).toContain('<h2 id="passkeys-heading">Passkeys</h2>');
+		expect(withPasskeys).toContain('Add a passkey');
+		expect(withPasskeys).toMatch(/import \{ addPasskey, PasskeyError, signalAcceptedPasskeys, signalRemovedPasskey \} from '\$lib\/auth\/passkey';/);
+		expect(withPasskeys).not.toMatch(/^(<<<<<<<|>>>>>>>)/m);
+
+		const removed = await run(next, 'remove-provider', 'passkey', '-C', app, '--no-install');
+		expect(removed.code, removed.stderr).toBe(0);
+		const without = await page();
+		expect(without).toContain('<p>Welcome back.</p>');
+		expect(without).not.toContain('passkeys-heading');
+		expect(without).not.toContain('addPasskey');
+	});
+
 	it('names the known ids for an unknown provider, and refuses commands that need a manifest in an app without one', async () => {
 		const unknown = await run(next, 'add-provider', 'myspace', '-C', app);
 		expect(unknown.code).toBe(1);
