@@ -5,7 +5,7 @@
  * JSDoc types; the OAuth ones' .env keys stay empty), the idp flows against the dev IdP
  * (./idp-flow.ts), the email-link flows against a local SMTP server (./email-flow.ts), the
  * password flows (./password-flow.ts) and the account page's sessions (./sessions-flow.ts: their
- * src/auth sets session.revalidateAge to 2 s and freshAge to 10 s, so that ending a JWT session
+ * src/auth sets session.revalidateAge to 2 s and freshAge to 20 s, so that ending a JWT session
  * and asking for a new sign-in are seen in seconds). The TypeScript app also goes through the defence flows
  * over HTTP (./defence-flow.ts: cross-site POSTs refused, auth-page headers; runtime behaviour
  * that the JSDoc app's generated files do not change), the passkey flows (./passkey-flow.ts), its
