@@ -110,7 +110,7 @@ describe('an existing app with its own hook, layout load, Prettier and Drizzle, 
 		expect(await read('src/lib/server/db/schema.ts')).toMatch(/\nexport \* from '\.\.\/auth\/adapters\/drizzle-schema\/sqlite';\n$/);
 		expect(cli.stdout).toContain('Created the auth tables with drizzle-kit push');
 		// The app's own `task` table is its own db:push to make.
-		expect(tables()).toEqual(['auth_accounts', 'auth_authenticators', 'auth_sessions', 'auth_users', 'auth_verification_tokens']);
+		expect(tables()).toEqual(['auth_accounts', 'auth_authenticators', 'auth_recovery_codes', 'auth_sessions', 'auth_two_factors', 'auth_users', 'auth_verification_tokens']);
 		await expect(fs.readdir(path.join(appDir, '.create-auth'))).resolves.toEqual(['manifest.json']);
 	});
 

@@ -10,7 +10,7 @@ import { postgresDatabase } from '../e2e/harness/databases.js';
 import { pushAuthTables, PUSH_CONFIG_DIR, type DrizzleApp } from './drizzle-push.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const AUTH_TABLES = ['auth_accounts', 'auth_authenticators', 'auth_sessions', 'auth_users', 'auth_verification_tokens'];
+const AUTH_TABLES = ['auth_accounts', 'auth_authenticators', 'auth_recovery_codes', 'auth_sessions', 'auth_two_factors', 'auth_users', 'auth_verification_tokens'];
 
 /** drizzle.config.ts as `sv add drizzle` writes it: strict (asks before every push), DATABASE_URL required. */
 const svConfig = (dialect: string) => `import { defineConfig } from 'drizzle-kit';

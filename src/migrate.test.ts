@@ -13,7 +13,7 @@ describe.each(['postgres', 'mysql'] as const)('runMigrations on %s', (dialect: S
 		const connection = await connectDatabase(repoRoot, dialect, scratch.url);
 		try {
 			const migrations = runtimeMigrations(dialect);
-			const files = ['0001_auth_tables.sql', '0002_account_details.sql'];
+			const files = ['0001_auth_tables.sql', '0002_account_details.sql', '0003_two_factor.sql'];
 			expect(await runMigrations(connection, dialect, migrations)).toEqual({ applied: files, before: [] });
 			expect(await runMigrations(connection, dialect, migrations)).toEqual({ applied: [], before: files });
 			expect((await connection.query('SELECT name FROM auth_migrations ORDER BY name')).map((row) => row.name)).toEqual(files);

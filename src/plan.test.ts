@@ -586,8 +586,8 @@ describe('planInit for each adapter and session strategy', () => {
 
 	it.each([
 		['sqlite', ['methods.ts', 'sql.ts', 'sqlite.ts', 'types.ts']],
-		['postgres', ['methods.ts', 'migrations/postgres/0001_auth_tables.sql', 'migrations/postgres/0002_account_details.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
-		['mysql', ['methods.ts', 'migrations/mysql/0001_auth_tables.sql', 'migrations/mysql/0002_account_details.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
+		['postgres', ['methods.ts', 'migrations/postgres/0001_auth_tables.sql', 'migrations/postgres/0002_account_details.sql', 'migrations/postgres/0003_two_factor.sql', 'postgres.ts', 'sql.ts', 'types.ts']],
+		['mysql', ['methods.ts', 'migrations/mysql/0001_auth_tables.sql', 'migrations/mysql/0002_account_details.sql', 'migrations/mysql/0003_two_factor.sql', 'mysql.ts', 'sql.ts', 'types.ts']],
 		['hosted-db', ['hosted-db-client.ts', 'hosted-db.ts', 'methods.ts', 'types.ts']],
 		['memory', ['memory.ts', 'methods.ts', 'types.ts']]
 	] as const)('vendors only the %s adapter’s modules and migrations', async (adapter, files) => {

@@ -264,6 +264,50 @@ export function describeAdapterContract(
 			expect(await adapter.updateAuthenticator({ credentialID: 'none', name: 'x' })).toBeNull();
 		});
 
+		const codeHashes = (prefix: string) => Array.from({ length: 10 }, (_, i) => `sha256.${prefix}-${i}`);
+
+		it('stores a second factor with its recovery codes, counts the unused ones, and replaces both on a new one (create-auth’s extension)', async (context) => {
+			if (!adapter.getTwoFactor) context.skip();
+			const [user, other] = [await createUser(), await createUser()];
+			expect(await adapter.getTwoFactor(user.id)).toBeNull();
+			const createdAt = new Date(Date.now() - (Date.now() % 1000) + 321);
+			await adapter.createTwoFactor({ userId: user.id, secret: 'sealed-1', createdAt, lastUsedStep: null }, codeHashes('first'));
+			await adapter.createTwoFactor({ userId: other.id, secret: 'theirs', createdAt, lastUsedStep: 5 }, codeHashes('theirs'));
+			expect(await adapter.getTwoFactor(user.id)).toEqual({ userId: user.id, secret: 'sealed-1', createdAt, lastUsedStep: null, recoveryCodes: 10 });
+			await adapter.createTwoFactor({ userId: user.id, secret: 'sealed-2', createdAt, lastUsedStep: null }, codeHashes('second').slice(0, 3));
+			expect(await adapter.getTwoFactor(user.id)).toMatchObject({ secret: 'sealed-2', recoveryCodes: 3 });
+			expect(await adapter.useRecoveryCode(user.id, 'sha256.first-0')).toBe(false);
+			await adapter.updateTwoFactorSecret(user.id, 'sealed-again');
+			expect(await adapter.getTwoFactor(user.id)).toMatchObject({ secret: 'sealed-again', recoveryCodes: 3 });
+			await adapter.deleteTwoFactor(user.id);
+			expect(await adapter.getTwoFactor(user.id)).toBeNull();
+			expect(await adapter.useRecoveryCode(user.id, 'sha256.second-0')).toBe(false);
+			expect(await adapter.getTwoFactor(other.id)).toMatchObject({ secret: 'theirs', lastUsedStep: 5, recoveryCodes: 10 });
+			await expect(adapter.deleteTwoFactor(user.id)).resolves.toBeUndefined();
+		});
+
+		// OWASP ASVS 5.0 6.5.1: a one-time code is used once, also when two requests race with it.
+		it('takes each TOTP step once and only forward, and each recovery code once, of ten concurrent uses exactly one (create-auth’s extension)', async (context) => {
+			if (!adapter.useTotpStep) context.skip();
+			const user = await createUser();
+			await adapter.createTwoFactor({ userId: user.id, secret: 's', createdAt: new Date(), lastUsedStep: null }, codeHashes('mine'));
+			const steps = await Promise.all(Array.from({ length: 10 }, () => adapter.useTotpStep(user.id, 59_000_000)));
+			expect(steps.filter(Boolean)).toHaveLength(1);
+			expect(await adapter.useTotpStep(user.id, 58_999_999)).toBe(false);
+			expect(await adapter.useTotpStep(user.id, 59_000_001)).toBe(true);
+			expect((await adapter.getTwoFactor(user.id))!.lastUsedStep).toBe(59_000_001);
+			expect(await adapter.useTotpStep(crypto.randomUUID(), 1)).toBe(false);
+
+			const codes = await Promise.all(Array.from({ length: 10 }, () => adapter.useRecoveryCode(user.id, 'sha256.mine-4')));
+			expect(codes.filter(Boolean)).toHaveLength(1);
+			expect(await adapter.useRecoveryCode(crypto.randomUUID(), 'sha256.mine-5')).toBe(false);
+			expect((await adapter.getTwoFactor(user.id))!.recoveryCodes).toBe(9);
+			await adapter.replaceRecoveryCodes(user.id, codeHashes('new'));
+			expect(await adapter.useRecoveryCode(user.id, 'sha256.mine-5')).toBe(false);
+			expect(await adapter.useRecoveryCode(user.id, 'sha256.new-5')).toBe(true);
+			expect((await adapter.getTwoFactor(user.id))!.recoveryCodes).toBe(9);
+		});
+
 		itWith(['deleteUser', 'linkAccount', 'createSession', 'getAccount', 'getSessionAndUser'], 'deletes a user’s accounts, sessions and authenticators with the user', async () => {
 			const [user, other] = [await createUser(), await createUser()];
 			await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: 'gone' });
@@ -271,8 +315,13 @@ export function describeAdapterContract(
 			await adapter.createSession({ sessionToken: 'gone', userId: user.id, expires: later() });
 			await adapter.createSession({ sessionToken: 'kept', userId: other.id, expires: later() });
 			if (has('createAuthenticator')) await adapter.createAuthenticator(authenticator(user.id, { credentialID: 'gone' }));
+			await adapter.createTwoFactor?.({ userId: user.id, secret: 's', createdAt: new Date(), lastUsedStep: null }, codeHashes('gone'));
 			expect(await adapter.deleteUser(user.id)).toMatchObject({ id: user.id });
 			expect(await adapter.getUser(user.id)).toBeNull();
+			if (adapter.getTwoFactor) {
+				expect(await adapter.getTwoFactor(user.id)).toBeNull();
+				expect(await adapter.useRecoveryCode(user.id, 'sha256.gone-0')).toBe(false);
+			}
 			expect(await adapter.getAccount('gone', 'github')).toBeNull();
 			expect(await adapter.getSessionAndUser('gone')).toBeNull();
 			if (has('getAuthenticator')) expect(await adapter.getAuthenticator('gone')).toBeNull();

@@ -125,10 +125,10 @@ describe.each(['postgres', 'mysql'] as const)('probeAdapter on a %s server', (di
 	it('lists the migrations a fresh database lacks, and none once migrate has run', async () => {
 		const scratch = await SCRATCH[dialect]({ migrate: false });
 		try {
-			expect(await probe(scratch.url)).toEqual({ state: 'reachable', url: expect.any(String), pending: ['0001_auth_tables.sql', '0002_account_details.sql'], total: 2 });
+			expect(await probe(scratch.url)).toEqual({ state: 'reachable', url: expect.any(String), pending: ['0001_auth_tables.sql', '0002_account_details.sql', '0003_two_factor.sql'], total: 3 });
 			const connection = await connectDatabase(repoRoot, dialect, scratch.url);
 			await runMigrations(connection, dialect, runtimeMigrations(dialect)).finally(() => connection.close());
-			expect(await probe(scratch.url)).toMatchObject({ state: 'reachable', pending: [], total: 2 });
+			expect(await probe(scratch.url)).toMatchObject({ state: 'reachable', pending: [], total: 3 });
 		} finally {
 			await scratch.drop();
 		}

@@ -160,6 +160,20 @@ export interface AccountMethods<P extends ProviderConfig = ProviderConfig> {
 }
 
 /**
+ * The second step of a sign-in, asked by every sign-in before its session starts: what
+ * `TwoFactor()` (`two-factor/index.ts`) makes, so an app without it loads none of its code.
+ * `challenge`: where `user`, who just passed a first factor with `account`, goes next for the
+ * second step (the pending sign-in kept, no session started), or undefined when they need none;
+ * `redirectTo` is where the sign-in goes once done.
+ * @see create-auth docs/api.md#two-factor-authentication
+ */
+export interface SecondFactor {
+	challenge(event: RequestEvent, config: ResolvedConfig, user: User, account: Account, redirectTo: string | undefined): Promise<string | undefined>;
+	/** Called once the config is resolved: throws `MissingAdapter` for an adapter without what it needs. */
+	check?(config: ResolvedConfig): void;
+}
+
+/**
  * How a provider runs its flow: carried on the provider object (`provider.flow`), set by its
  * factory, so that `handle` and the actions dispatch to it without knowing the provider's type,
  * and an app loads the code of the flows it uses only.
@@ -314,6 +328,12 @@ export interface SvelteKitAuthConfig {
 	 * @see create-auth docs/api.md#switching-from-authjs-sessions
 	 */
 	previousSessions?: PreviousSessions[];
+	/**
+	 * Two-factor authentication: `TwoFactor()` from `two-factor/index.ts`. Users who turned it on
+	 * (on the account page) pass a second step after signing in. Default: none.
+	 * @see create-auth docs/api.md#two-factor-authentication
+	 */
+	twoFactor?: SecondFactor;
 }
 
 /**
@@ -413,6 +433,8 @@ export interface ResolvedConfig {
 	passwords: PasswordOptions;
 	/** The config's `previousSessions`; undefined when none, so a request without a session cookie looks for nothing. */
 	previousSessions?: readonly PreviousSessions[];
+	/** The config's `twoFactor`. */
+	twoFactor?: SecondFactor;
 }
 
 const DAY = 24 * 60 * 60;
@@ -423,7 +445,7 @@ const DAY = 24 * 60 * 60;
  * @throws {MissingSecret} no secret, or one shorter than 32 characters.
  * @throws {MissingAdapter} `database` strategy without an adapter; from a flow's check: an email
  *   or passkey provider, or a credentials provider with `passwords.requireEmailVerification`,
- *   with an adapter that lacks a method it needs (the message names them).
+ *   with an adapter that lacks a method it needs (the message names them); the same for `twoFactor`.
  * @throws {InvalidUrl} `url` is given but is not an absolute URL.
  * @param resolve the app's `resolve` from `$app/paths` (see `AppEnvironment`), kept as `resolve`
  * @see create-auth docs/api.md#configuration
@@ -484,12 +506,14 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 			breachCheck: resolveBreachCheck(config.passwords?.breachCheck),
 			endOtherSessions: config.passwords?.endOtherSessions ?? true
 		},
-		previousSessions: config.previousSessions?.length ? [...config.previousSessions] : undefined
+		previousSessions: config.previousSessions?.length ? [...config.previousSessions] : undefined,
+		twoFactor: config.twoFactor
 	};
 	for (const provider of providers) {
 		if (provider.flow) provider.flow.check?.(provider, resolved);
 		else logger.error(new InvalidProvider(`Provider "${provider.id}" has no flow: build it with its factory (providers/<id>.ts); signing in with it fails.`));
 	}
+	resolved.twoFactor?.check?.(resolved);
 	return resolved;
 }
 

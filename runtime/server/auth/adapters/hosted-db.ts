@@ -5,9 +5,15 @@ import { HostedDbClient, HostedDbError, hostedDbSchema, type AccountsRecord, typ
 // The app's src/auth.ts makes the client and the adapter from this one module.
 export { HostedDbClient, HostedDbError, type BaseClientOptions } from './hosted-db-client.js';
 
-/** The adapter methods of the spec that {@link HostedDbAdapter} has: all but the authenticator ones. */
+/** The second factor's adapter methods: the hosted schema has no table for them. */
+type TwoFactorMethods = 'getTwoFactor' | 'createTwoFactor' | 'updateTwoFactorSecret' | 'deleteTwoFactor' | 'useTotpStep' | 'replaceRecoveryCodes' | 'useRecoveryCode';
+
+/** The adapter methods that {@link HostedDbAdapter} has: all but the authenticator and two-factor ones. */
 export type HostedDbAdapterMethods = Required<
-	Omit<Adapter, 'createAuthenticator' | 'getAuthenticator' | 'listAuthenticatorsByUserId' | 'updateAuthenticatorCounter' | 'deleteAuthenticator' | 'updateAuthenticator'>
+	Omit<
+		Adapter,
+		'createAuthenticator' | 'getAuthenticator' | 'listAuthenticatorsByUserId' | 'updateAuthenticatorCounter' | 'deleteAuthenticator' | 'updateAuthenticator' | TwoFactorMethods
+	>
 >;
 
 /** Account fields kept in `authlib_accounts` (`userId` is the `user` link); other fields are not stored. */
@@ -77,7 +83,7 @@ const PAGE = 200;
  * The spec's hosted schema has no authenticator table, so the WebAuthn methods
  * (`createAuthenticator`, `getAuthenticator`, `listAuthenticatorsByUserId`,
  * `updateAuthenticatorCounter`, and create-auth's `deleteAuthenticator`) are absent, and a flow that needs them fails as the spec's
- * "Errors" table says for a missing adapter method.
+ * "Errors" table says for a missing adapter method; so are the two-factor methods (no table either).
  * @see create-auth docs/api.md#adapter-methods, #hosted-database-schema
  */
 export function HostedDbAdapter(client: HostedDbClient): HostedDbAdapterMethods {

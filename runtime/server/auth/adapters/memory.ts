@@ -4,6 +4,7 @@ import type {
 	AdapterAccount,
 	AdapterAuthenticator,
 	AdapterSession,
+	AdapterTwoFactor,
 	AdapterUser,
 	VerificationToken
 } from './types.js';
@@ -17,7 +18,7 @@ const key = (...parts: string[]) => JSON.stringify(parts);
 /**
  * An adapter that keeps everything in this process's memory, for tests and demos: every method
  * of the spec's contract, the same rules as the SQL adapters (unique emails and accounts,
- * deleting a user deletes its accounts, sessions and authenticators; a verification token is
+ * deleting a user deletes its accounts, sessions, authenticators and second factor; a verification token is
  * returned once), and nothing survives a restart. Records are copied in and out.
  * @see create-auth docs/api.md#adapter-methods
  */
@@ -27,6 +28,9 @@ export function MemoryAdapter(): Required<Adapter> {
 	const sessions = new Map<string, AdapterSession>();
 	const tokens = new Map<string, VerificationToken>();
 	const authenticators = new Map<string, AdapterAuthenticator>();
+	const twoFactors = new Map<string, Omit<AdapterTwoFactor, 'recoveryCodes'>>();
+	/** Each user's unused recovery code hashes. */
+	const recoveryCodes = new Map<string, Set<string>>();
 
 	const userWithEmail = (email: string | null) => [...users.values()].find((user) => email !== null && user.email === email);
 	const removeWhere = <T>(map: Map<string, T>, drop: (value: T) => boolean) => {
@@ -73,6 +77,8 @@ export function MemoryAdapter(): Required<Adapter> {
 			removeWhere(accounts, (account) => account.userId === userId);
 			removeWhere(sessions, (session) => session.userId === userId);
 			removeWhere(authenticators, (authenticator) => authenticator.userId === userId);
+			twoFactors.delete(userId);
+			recoveryCodes.delete(userId);
 			return user;
 		},
 		async linkAccount(account) {
@@ -165,6 +171,35 @@ export function MemoryAdapter(): Required<Adapter> {
 			if (!authenticator) throw new Error(`updateAuthenticatorCounter: no authenticator ${credentialID}`);
 			authenticator.counter = newCounter;
 			return copy(authenticator);
+		},
+		async getTwoFactor(userId) {
+			const twoFactor = twoFactors.get(userId);
+			return twoFactor ? { ...copy(twoFactor), recoveryCodes: recoveryCodes.get(userId)?.size ?? 0 } : null;
+		},
+		async createTwoFactor(twoFactor, recoveryCodeHashes) {
+			if (!users.has(twoFactor.userId)) throw new Error(`createTwoFactor: no user with id ${twoFactor.userId}`);
+			twoFactors.set(twoFactor.userId, copy({ userId: twoFactor.userId, secret: twoFactor.secret, createdAt: twoFactor.createdAt, lastUsedStep: twoFactor.lastUsedStep }));
+			recoveryCodes.set(twoFactor.userId, new Set(recoveryCodeHashes));
+		},
+		async updateTwoFactorSecret(userId, secret) {
+			const twoFactor = twoFactors.get(userId);
+			if (twoFactor) twoFactor.secret = secret;
+		},
+		async deleteTwoFactor(userId) {
+			twoFactors.delete(userId);
+			recoveryCodes.delete(userId);
+		},
+		async useTotpStep(userId, step) {
+			const twoFactor = twoFactors.get(userId);
+			if (!twoFactor || (twoFactor.lastUsedStep !== null && twoFactor.lastUsedStep >= step)) return false;
+			twoFactor.lastUsedStep = step;
+			return true;
+		},
+		async replaceRecoveryCodes(userId, recoveryCodeHashes) {
+			if (twoFactors.has(userId)) recoveryCodes.set(userId, new Set(recoveryCodeHashes));
+		},
+		async useRecoveryCode(userId, recoveryCodeHash) {
+			return recoveryCodes.get(userId)?.delete(recoveryCodeHash) ?? false;
 		}
 	};
 }

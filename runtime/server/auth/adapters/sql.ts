@@ -4,6 +4,7 @@ import type {
 	AdapterAccount,
 	AdapterAuthenticator,
 	AdapterSession,
+	AdapterTwoFactor,
 	AdapterUser,
 	VerificationToken
 } from './types.js';
@@ -52,7 +53,9 @@ const TABLES = {
 	accounts: 'auth_accounts',
 	sessions: 'auth_sessions',
 	verificationTokens: 'auth_verification_tokens',
-	authenticators: 'auth_authenticators'
+	authenticators: 'auth_authenticators',
+	twoFactors: 'auth_two_factors',
+	recoveryCodes: 'auth_recovery_codes'
 } as const;
 
 /** Columns written per table; other fields of a record are not stored (the spec allows extras). */
@@ -68,6 +71,8 @@ const AUTHENTICATOR_COLUMNS = [
 ] as const;
 /** What `updateAuthenticator` may change. */
 const AUTHENTICATOR_DETAILS = ['name', 'lastUsedAt'] as const;
+
+const TWO_FACTOR_COLUMNS = ['userId', 'secret', 'createdAt', 'lastUsedStep'] as const;
 
 /** A Date from what a driver returns for a date column: a Date, epoch ms, or a string of either. */
 function toDate(value: unknown): Date {
@@ -112,6 +117,14 @@ const toVerificationToken = (row: Row): VerificationToken => ({
 	expires: toDate(row.expires)
 });
 
+const toTwoFactor = (row: Row): AdapterTwoFactor => ({
+	userId: row.userId as string,
+	secret: row.secret as string,
+	createdAt: toDate(row.createdAt),
+	lastUsedStep: (toNumber(row.lastUsedStep) as number | null | undefined) ?? null,
+	recoveryCodes: Number(row.recoveryCodes)
+});
+
 const toAuthenticator = (row: Row): AdapterAuthenticator => ({
 	...(row as unknown as AdapterAuthenticator),
 	counter: Number(row.counter),
@@ -129,9 +142,10 @@ const toAuthenticator = (row: Row): AdapterAuthenticator => ({
  *
  * Deletes that return the deleted record read it first and return it only if their own DELETE
  * removed it, so of concurrent `useVerificationToken` calls for one token exactly one gets it,
- * on any database and without transactions. The schema (tables {@link TABLES}, foreign keys
- * with ON DELETE CASCADE from accounts, sessions and authenticators to users) comes from the
- * dialect's migrations.
+ * on any database and without transactions; `useTotpStep` and `useRecoveryCode` are one
+ * conditional statement each, for the same reason. The schema (tables {@link TABLES}, foreign
+ * keys with ON DELETE CASCADE from accounts, sessions, authenticators, second factors and
+ * recovery codes to users) comes from the dialect's migrations.
  * @see create-auth docs/api.md#adapter-methods
  */
 export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
@@ -176,6 +190,16 @@ export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 	const getSession = async (sessionToken: string) => {
 		const row = await one(`SELECT * FROM ${TABLES.sessions} WHERE "sessionToken" = ?`, sessionToken);
 		return row ? toSession(row) : null;
+	};
+	const deleteTwoFactor = async (userId: string) => {
+		await run(`DELETE FROM ${TABLES.recoveryCodes} WHERE "userId" = ?`, [userId]);
+		await run(`DELETE FROM ${TABLES.twoFactors} WHERE "userId" = ?`, [userId]);
+	};
+	/** One statement for all of a user's codes (ten at a time). */
+	const insertRecoveryCodes = async (userId: string, hashes: readonly string[]) => {
+		if (hashes.length === 0) return;
+		const rows = hashes.map(() => '(?, ?)').join(', ');
+		await run(`INSERT INTO ${TABLES.recoveryCodes} ("userId", "codeHash") VALUES ${rows}`, hashes.flatMap((codeHash) => [userId, codeHash]));
 	};
 	const getAuthenticator = async (credentialID: string) => {
 		const row = await one(`SELECT * FROM ${TABLES.authenticators} WHERE "credentialID" = ?`, credentialID);
@@ -301,6 +325,33 @@ export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 			const updated = await getAuthenticator(credentialID);
 			if (!updated) throw new Error(`updateAuthenticatorCounter: no authenticator ${credentialID}`);
 			return updated;
+		},
+		async getTwoFactor(userId) {
+			const row = await one(
+				`SELECT t.*, (SELECT COUNT(*) FROM ${TABLES.recoveryCodes} r WHERE r."userId" = t."userId") AS "recoveryCodes" FROM ${TABLES.twoFactors} t WHERE t."userId" = ?`,
+				userId
+			);
+			return row ? toTwoFactor(row) : null;
+		},
+		async createTwoFactor(twoFactor, recoveryCodeHashes) {
+			await deleteTwoFactor(twoFactor.userId);
+			await insert(TABLES.twoFactors, twoFactor, TWO_FACTOR_COLUMNS);
+			await insertRecoveryCodes(twoFactor.userId, recoveryCodeHashes);
+		},
+		async updateTwoFactorSecret(userId, secret) {
+			await run(`UPDATE ${TABLES.twoFactors} SET secret = ? WHERE "userId" = ?`, [secret, userId]);
+		},
+		deleteTwoFactor,
+		async useTotpStep(userId, step) {
+			const text = `UPDATE ${TABLES.twoFactors} SET "lastUsedStep" = ? WHERE "userId" = ? AND ("lastUsedStep" IS NULL OR "lastUsedStep" < ?)`;
+			return (await run(text, [step, userId, step])).changes === 1;
+		},
+		async replaceRecoveryCodes(userId, recoveryCodeHashes) {
+			await run(`DELETE FROM ${TABLES.recoveryCodes} WHERE "userId" = ?`, [userId]);
+			await insertRecoveryCodes(userId, recoveryCodeHashes);
+		},
+		async useRecoveryCode(userId, recoveryCodeHash) {
+			return (await run(`DELETE FROM ${TABLES.recoveryCodes} WHERE "userId" = ? AND "codeHash" = ?`, [userId, recoveryCodeHash])).changes === 1;
 		}
 	};
 }

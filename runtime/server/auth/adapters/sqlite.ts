@@ -64,6 +64,17 @@ CREATE TABLE IF NOT EXISTS auth_authenticators (
 	lastUsedAt INTEGER
 );
 CREATE INDEX IF NOT EXISTS auth_authenticators_userId ON auth_authenticators(userId);
+CREATE TABLE IF NOT EXISTS auth_two_factors (
+	userId TEXT PRIMARY KEY NOT NULL REFERENCES auth_users(id) ON DELETE CASCADE,
+	secret TEXT NOT NULL,
+	createdAt INTEGER NOT NULL,
+	lastUsedStep INTEGER
+);
+CREATE TABLE IF NOT EXISTS auth_recovery_codes (
+	userId TEXT NOT NULL REFERENCES auth_users(id) ON DELETE CASCADE,
+	codeHash TEXT NOT NULL,
+	PRIMARY KEY (userId, codeHash)
+);
 `;
 
 /**

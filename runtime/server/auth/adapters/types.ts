@@ -109,6 +109,22 @@ export interface AdapterAuthenticator {
 	lastUsedAt?: Date | null;
 }
 
+/**
+ * A user's second factor (create-auth's extension; docs/api.md#two-factor-authentication): the
+ * TOTP shared secret as stored, and the last step a code was taken for.
+ */
+export interface AdapterTwoFactor {
+	userId: string;
+	/** The base32 secret encrypted with a key derived from the auth secret (never the secret itself). */
+	secret: string;
+	/** When the user turned it on (their first code was right). */
+	createdAt: Date;
+	/** RFC 6238 step (epoch seconds ÷ 30) of the last code taken: a code of that step or before is refused. Null before the first. */
+	lastUsedStep: number | null;
+	/** How many of the user's recovery codes are unused (read, never written through this field). */
+	recoveryCodes: number;
+}
+
 /** Identifies an account across providers. */
 export type ProviderAccount = Pick<AdapterAccount, 'provider' | 'providerAccountId'>;
 
@@ -171,4 +187,27 @@ export interface Adapter {
 	 * for the account page (rename) and the last use it shows.
 	 */
 	updateAuthenticator?(authenticator: Partial<AdapterAuthenticator> & Pick<AdapterAuthenticator, 'credentialID'>): Awaitable<AdapterAuthenticator | null>;
+	/*
+	 * Two-factor authentication (create-auth's extension, not the spec's; our adapters have these,
+	 * in tables of their own whose rows go with the user). Recovery codes are passed and matched
+	 * by their hash (`recoveryCodeHash`), never as typed.
+	 */
+	/** The user's second factor, with the count of unused recovery codes; null when they have none. */
+	getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>;
+	/** Stores the user's second factor (replacing one they had, and its codes) with these recovery code hashes. */
+	createTwoFactor?(twoFactor: Omit<AdapterTwoFactor, 'recoveryCodes'>, recoveryCodeHashes: string[]): Awaitable<void>;
+	/** Replaces the stored secret (encrypted again after the auth secret was rotated); nothing when the user has none. */
+	updateTwoFactorSecret?(userId: string, secret: string): Awaitable<void>;
+	/** Deletes the user's second factor and every recovery code of theirs; nothing when they have none. */
+	deleteTwoFactor?(userId: string): Awaitable<void>;
+	/**
+	 * Records `step` as the last one a code was taken for, only if it is after the stored one (or
+	 * none is): true when it was, false for a step already used or older (a replayed code). Atomic:
+	 * of concurrent calls with one step, one gets true (OWASP ASVS 5.0 6.5.1).
+	 */
+	useTotpStep?(userId: string, step: number): Awaitable<boolean>;
+	/** Replaces every recovery code of the user with these hashes (the old ones stop working). */
+	replaceRecoveryCodes?(userId: string, recoveryCodeHashes: string[]): Awaitable<void>;
+	/** Deletes the user's unused code with this hash: true when this call did, false otherwise. Atomic, as {@link useTotpStep}. */
+	useRecoveryCode?(userId: string, recoveryCodeHash: string): Awaitable<boolean>;
 }

@@ -7,7 +7,17 @@ import { appOriginOf } from '../http/redirects.js';
 import { escapeHtml, type MailMessage } from './mail.js';
 
 /** What a security notice tells the user happened to how they sign in. */
-export type NoticeKind = 'password-changed' | 'password-changed-others-kept' | 'password-set' | 'passkey-added' | 'account-linked' | 'account-deleted' | 'email-changed';
+export type NoticeKind =
+	| 'password-changed'
+	| 'password-changed-others-kept'
+	| 'password-set'
+	| 'passkey-added'
+	| 'account-linked'
+	| 'account-deleted'
+	| 'email-changed'
+	| 'two-factor-enabled'
+	| 'two-factor-disabled'
+	| 'recovery-codes-replaced';
 
 /** Each notice's subject and sentence; `what` names the passkey or provider. */
 const NOTICES: Record<NoticeKind, (what: string) => { subject: string; sentence: string }> = {
@@ -20,6 +30,18 @@ const NOTICES: Record<NoticeKind, (what: string) => { subject: string; sentence:
 	'passkey-added': (what) => ({ subject: 'A passkey was added to your account', sentence: `A passkey${what ? ` (${what})` : ''} was added to your account: it signs in from now on.` }),
 	'account-linked': (what) => ({ subject: `Your ${what} account was linked`, sentence: `Your ${what} account was linked to your account: signing in with ${what} signs into it from now on.` }),
 	'email-changed': (what) => ({ subject: 'Your email address was changed', sentence: `Your account's email address was changed to ${what}: mail about it goes there from now on.` }),
+	'two-factor-enabled': () => ({
+		subject: 'Two-factor authentication is on',
+		sentence: 'Two-factor authentication was turned on for your account: signing in asks for a code from your authenticator app from now on.'
+	}),
+	'two-factor-disabled': () => ({
+		subject: 'Two-factor authentication is off',
+		sentence: 'Two-factor authentication was turned off for your account: signing in no longer asks for a code.'
+	}),
+	'recovery-codes-replaced': () => ({
+		subject: 'New recovery codes were made',
+		sentence: 'New recovery codes were made for your two-factor authentication: the old ones no longer work.'
+	}),
 	'account-deleted': () => ({ subject: 'Your account was deleted', sentence: 'Your account was deleted, with how you signed in and every session.' })
 };
 

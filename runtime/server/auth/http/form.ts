@@ -62,7 +62,7 @@ export function refusedAttempt(
 	config: ResolvedConfig,
 	err: unknown,
 	email: string,
-	flow: 'Sign-in' | 'Sign-up' | 'Password reset' | 'Password change' | 'Email change'
+	flow: 'Sign-in' | 'Sign-up' | 'Password reset' | 'Password change' | 'Email change' | 'Two-factor sign-in'
 ): ActionFailure<{ error: string; message: string; email: string }> | undefined {
 	if (err instanceof RateLimited) {
 		event.setHeaders({ 'retry-after': String(err.retryAfter) });

@@ -68,12 +68,20 @@ export interface RateLimitConfig {
 		/** Links sent per client address. */
 		perClient?: RateLimitRule | false;
 	};
+	/** Wrong second-factor codes (two-factor/), whatever the client. */
+	twoFactor?: {
+		/** Per pending sign-in (a first factor passed): past it, the user signs in again from the start. */
+		perSignIn?: RateLimitRule | false;
+		/** Consecutive failures per user (NIST SP 800-63B-4 §3.2.2: at most 100). Cleared by a right code. */
+		perAccount?: RateLimitRule | false;
+	};
 }
 
 /**
  * Failed sign-ins: 10 per email from one client address and 50 per client address in 15
  * minutes, 100 consecutive per email from all clients in 24 hours; 10 sign-ups per client
- * address in an hour; 5 emailed links per address and 20 per client address in an hour. An
+ * address in an hour; 5 emailed links per address and 20 per client address in an hour; 5 wrong
+ * second-factor codes per pending sign-in, 100 consecutive per user in 24 hours. An
  * attempt counts when it starts (so a burst of parallel attempts is held too); a successful
  * sign-in gives its attempt back and clears its email's counts.
  */
@@ -84,7 +92,8 @@ export const DEFAULT_RATE_LIMITS = {
 		perAccount: { max: 100, windowSeconds: 24 * 60 * 60 }
 	},
 	signUp: { perClient: { max: 10, windowSeconds: 60 * 60 } },
-	emailLink: { perEmail: { max: 5, windowSeconds: 60 * 60 }, perClient: { max: 20, windowSeconds: 60 * 60 } }
+	emailLink: { perEmail: { max: 5, windowSeconds: 60 * 60 }, perClient: { max: 20, windowSeconds: 60 * 60 } },
+	twoFactor: { perSignIn: { max: 5, windowSeconds: 15 * 60 }, perAccount: { max: 100, windowSeconds: 24 * 60 * 60 } }
 } as const satisfies { signIn: Required<Omit<NonNullable<RateLimitConfig['signIn']>, 'perEmail'>> } & Required<Omit<RateLimitConfig, 'store' | 'signIn'>>;
 
 /**
@@ -139,6 +148,10 @@ export interface RateLimits {
 	signUpPerClient?: Limiter;
 	emailLinkPerEmail?: Limiter;
 	emailLinkPerClient?: Limiter;
+	/** Keyed by the pending sign-in's id. */
+	twoFactorPerSignIn?: Limiter;
+	/** Keyed by the user id. */
+	twoFactorPerAccount?: Limiter;
 }
 
 /** Seconds until the window ends, at least 1 (for `Retry-After`, RFC 9110 section 10.2.3). */
@@ -194,7 +207,9 @@ export function createRateLimits(config: RateLimitConfig | false | undefined): R
 		signInPerAccount: make('signin-account', config?.signIn?.perAccount, DEFAULT_RATE_LIMITS.signIn.perAccount),
 		signUpPerClient: make('signup-client', config?.signUp?.perClient, DEFAULT_RATE_LIMITS.signUp.perClient),
 		emailLinkPerEmail: make('email-link-email', config?.emailLink?.perEmail, DEFAULT_RATE_LIMITS.emailLink.perEmail),
-		emailLinkPerClient: make('email-link-client', config?.emailLink?.perClient, DEFAULT_RATE_LIMITS.emailLink.perClient)
+		emailLinkPerClient: make('email-link-client', config?.emailLink?.perClient, DEFAULT_RATE_LIMITS.emailLink.perClient),
+		twoFactorPerSignIn: make('two-factor-signin', config?.twoFactor?.perSignIn, DEFAULT_RATE_LIMITS.twoFactor.perSignIn),
+		twoFactorPerAccount: make('two-factor-account', config?.twoFactor?.perAccount, DEFAULT_RATE_LIMITS.twoFactor.perAccount)
 	};
 }
 

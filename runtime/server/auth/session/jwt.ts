@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { hkdfSync } from 'node:crypto';
-import { EncryptJWT, errors, jwtDecrypt } from 'jose';
+import { CompactEncrypt, compactDecrypt, EncryptJWT, errors, jwtDecrypt } from 'jose';
 import type { JWT } from '../config.js';
 
 const ALG = 'dir';
@@ -59,6 +59,33 @@ export async function seal(claims: Record<string, unknown>, secret: string, salt
 		.setExpirationTime(now + maxAge)
 		.setJti(crypto.randomUUID())
 		.encrypt(await keyFor(secret, salt));
+}
+
+/**
+ * Encrypts `plaintext` for storage (no expiry: a value kept at rest, such as a TOTP secret) as a
+ * compact JWE (`dir` + `A256GCM`) with the key derived from `secret` and `salt`.
+ * @see RFC 7516 §7.1
+ */
+export async function encryptAtRest(plaintext: string, secret: string, salt: string): Promise<string> {
+	return new CompactEncrypt(new TextEncoder().encode(plaintext)).setProtectedHeader({ alg: ALG, enc: ENC }).encrypt(await keyFor(secret, salt));
+}
+
+/**
+ * Decrypts a value made by {@link encryptAtRest} with the same `salt`, trying each secret in
+ * order: the plaintext and the index of the secret that opened it (0: the current one; above 0:
+ * an earlier one, so the caller should encrypt it again). Null (never throws) for anything
+ * malformed, tampered, or made with another salt or an unknown secret.
+ */
+export async function decryptAtRest(value: string, secrets: readonly string[], salt: string): Promise<{ plaintext: string; secretIndex: number } | null> {
+	for (const [secretIndex, secret] of secrets.entries()) {
+		try {
+			const { plaintext } = await compactDecrypt(value, await keyFor(secret, salt), { keyManagementAlgorithms: [ALG], contentEncryptionAlgorithms: [ENC] });
+			return { plaintext: new TextDecoder().decode(plaintext), secretIndex };
+		} catch {
+			// another secret, or not ours at all
+		}
+	}
+	return null;
 }
 
 /**

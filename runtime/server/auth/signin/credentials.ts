@@ -83,7 +83,7 @@ export async function credentialsSignIn(event: RequestEvent, config: ResolvedCon
 	if (limits) await forgiveAttempt(config, limits, client, email);
 	if (provider.id === PASSWORD_PROVIDER && user.id) await requireVerifiedEmail(event, config, user.id, callbackUrl);
 	const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.id ?? '' };
-	return completeSignIn(event, config, user, account, { credentials });
+	return completeSignIn(event, config, user, account, { credentials, redirectTo: callbackUrl });
 }
 
 /** After a successful sign-in: the client's attempt back, the email's counts forgotten ({@link forgetPasswordAttempts}). A store failure here is only logged. */

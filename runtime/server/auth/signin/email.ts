@@ -115,7 +115,8 @@ export async function emailLinkAction(event: RequestEvent, config: ResolvedConfi
 	try {
 		const { user, removed } = await verifiedUser(event, config, provider, formText(form.get('email')), formText(form.get('token')));
 		const account: Account = { type: provider.type, provider: provider.id, providerAccountId: user.email! };
-		next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account)) ?? afterProof(event, config, removed, callbackUrl));
+		const target = afterProof(event, config, removed, callbackUrl);
+		next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account, { redirectTo: target })) ?? target);
 	} catch (err) {
 		const known = errorType(err, 'CallbackRouteError');
 		config.logger.error(known === 'CallbackRouteError' ? new CallbackRouteError('Email sign-in failed.', { provider: provider.id, err: err as Error }) : (err as Error));

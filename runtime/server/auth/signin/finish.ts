@@ -24,7 +24,10 @@ export async function redirectTarget(event: RequestEvent, config: ResolvedConfig
 
 /**
  * The last steps of every sign-in, once a provider has vouched for the user: the `signIn`
- * callback, then the session. Returns the URL the `signIn` callback chose, if it returned one.
+ * callback, the second factor's challenge (`config.twoFactor`: a user who turned it on goes to
+ * its step, with no session yet), then the session. Returns the URL the `signIn` callback chose,
+ * or the second step's, if either applies. `extra.redirectTo`: where the sign-in goes once done
+ * (kept for after the second step).
  * @throws {AccessDenied} the `signIn` callback returned false, or the `jwt` callback null.
  * @throws whatever the callbacks or the adapter throw.
  */
@@ -33,12 +36,15 @@ export async function completeSignIn(
 	config: ResolvedConfig,
 	user: User,
 	account: Account,
-	extra: { profile?: Profile; credentials?: Record<string, string> } = {}
+	{ redirectTo, ...extra }: { profile?: Profile; credentials?: Record<string, string>; redirectTo?: string } = {}
 ): Promise<string | undefined> {
 	const allowed = (await config.callbacks.signIn?.({ user, account, ...extra })) ?? true;
 	if (allowed === false) throw new AccessDenied('The signIn callback refused the sign-in.', { provider: account.provider });
+	const chosen = typeof allowed === 'string' ? allowed : undefined;
+	const secondStep = await config.twoFactor?.challenge(event, config, user, account, chosen ?? redirectTo);
+	if (secondStep) return secondStep;
 	if (!(await startSession(event, config, user, account, extra.profile))) throw new AccessDenied('The jwt callback returned null.');
-	return typeof allowed === 'string' ? allowed : undefined;
+	return chosen;
 }
 
 /**
@@ -52,7 +58,7 @@ export async function completeSignIn(
 export async function finishSignIn(event: RequestEvent, config: ResolvedConfig, user: User, account: Account, callbackUrl: string | undefined): Promise<never> {
 	let next: string;
 	try {
-		next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account)) ?? callbackUrl);
+		next = await redirectTarget(event, config, (await completeSignIn(event, config, user, account, { redirectTo: callbackUrl })) ?? callbackUrl);
 	} catch (err) {
 		const known = errorType(err, 'CallbackRouteError');
 		config.logger.error(

@@ -145,10 +145,11 @@ async function signInFromCallback(event: RequestEvent, config: ResolvedConfig, p
 		currentUserId
 	});
 	if (linking) sendNotice(event, config, user.email, 'account-linked', provider.name);
-	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile });
-	if (chosen) return redirectTarget(event, config, chosen);
 	// A link that proved the address and removed something goes to the account page, which says what.
-	return afterProof(event, config, removed, flow.redirectTo) ?? `${appBase(event.url, config)}/`;
+	const target = afterProof(event, config, removed, flow.redirectTo);
+	const chosen = await completeSignIn(event, config, user, { ...account, userId: user.id }, { profile, redirectTo: target });
+	if (chosen) return redirectTarget(event, config, chosen);
+	return target ?? `${appBase(event.url, config)}/`;
 }
 
 /**

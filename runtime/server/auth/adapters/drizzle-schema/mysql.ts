@@ -127,3 +127,28 @@ export const authAuthenticators = mysqlTable(
 		foreignKey({ name: 'auth_authenticators_ibfk_1', columns: [table.userId], foreignColumns: [authUsers.id] }).onDelete('cascade')
 	]
 );
+
+/** Each user's second factor: the TOTP secret (encrypted) and the last step a code was taken for. */
+export const authTwoFactors = mysqlTable(
+	'auth_two_factors',
+	{
+		userId: asciiBinary('userId', { length: 255 }).primaryKey(),
+		secret: text('secret').notNull(),
+		createdAt: date('createdAt').notNull(),
+		lastUsedStep: bigint('lastUsedStep', { mode: 'number' })
+	},
+	(table) => [foreignKey({ name: 'auth_two_factors_ibfk_1', columns: [table.userId], foreignColumns: [authUsers.id] }).onDelete('cascade')]
+);
+
+/** Each user's unused recovery codes, as SHA-256 hashes. */
+export const authRecoveryCodes = mysqlTable(
+	'auth_recovery_codes',
+	{
+		userId: asciiBinary('userId', { length: 255 }).notNull(),
+		codeHash: asciiBinary('codeHash', { length: 64 }).notNull()
+	},
+	(table) => [
+		primaryKey({ columns: [table.userId, table.codeHash] }),
+		foreignKey({ name: 'auth_recovery_codes_ibfk_1', columns: [table.userId], foreignColumns: [authUsers.id] }).onDelete('cascade')
+	]
+);

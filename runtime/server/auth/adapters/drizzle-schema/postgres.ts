@@ -97,3 +97,28 @@ export const authAuthenticators = pgTable(
 		index('auth_authenticators_user_id').on(table.userId)
 	]
 );
+
+/** Each user's second factor: the TOTP secret (encrypted) and the last step a code was taken for. */
+export const authTwoFactors = pgTable(
+	'auth_two_factors',
+	{
+		userId: text('userId').primaryKey(),
+		secret: text('secret').notNull(),
+		createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
+		lastUsedStep: bigint('lastUsedStep', { mode: 'number' })
+	},
+	(table) => [foreignKey({ name: 'auth_two_factors_userId_fkey', columns: [table.userId], foreignColumns: [authUsers.id] }).onDelete('cascade')]
+);
+
+/** Each user's unused recovery codes, as SHA-256 hashes. */
+export const authRecoveryCodes = pgTable(
+	'auth_recovery_codes',
+	{
+		userId: text('userId').notNull(),
+		codeHash: text('codeHash').notNull()
+	},
+	(table) => [
+		primaryKey({ name: 'auth_recovery_codes_pkey', columns: [table.userId, table.codeHash] }),
+		foreignKey({ name: 'auth_recovery_codes_userId_fkey', columns: [table.userId], foreignColumns: [authUsers.id] }).onDelete('cascade')
+	]
+);

@@ -94,3 +94,25 @@ export const authAuthenticators = sqliteTable(
 	},
 	(table) => [index('auth_authenticators_userId').on(table.userId)]
 );
+
+/** Each user's second factor: the TOTP secret (encrypted) and the last step a code was taken for. */
+export const authTwoFactors = sqliteTable('auth_two_factors', {
+	userId: text('userId')
+		.primaryKey()
+		.references(() => authUsers.id, { onDelete: 'cascade' }),
+	secret: text('secret').notNull(),
+	createdAt: integer('createdAt', { mode: 'timestamp_ms' }).notNull(),
+	lastUsedStep: integer('lastUsedStep')
+});
+
+/** Each user's unused recovery codes, as SHA-256 hashes. */
+export const authRecoveryCodes = sqliteTable(
+	'auth_recovery_codes',
+	{
+		userId: text('userId')
+			.notNull()
+			.references(() => authUsers.id, { onDelete: 'cascade' }),
+		codeHash: text('codeHash').notNull()
+	},
+	(table) => [primaryKey({ columns: [table.userId, table.codeHash] })]
+);
