@@ -68,7 +68,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'sqlite',
 		factory: 'SQLiteAdapter',
-		supports: ['authenticators'],
+		supports: ['authenticators', 'two-factor'],
 		label: 'SQLite',
 		hint: 'embedded, a file next to your app; no server',
 		dependencies: ['better-sqlite3'],
@@ -81,7 +81,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'postgres',
 		factory: 'PostgresAdapter',
-		supports: ['authenticators'],
+		supports: ['authenticators', 'two-factor'],
 		label: 'PostgreSQL',
 		hint: 'pg, pooled; tables made by create-auth migrate',
 		migrations: 'postgres',
@@ -101,7 +101,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'mysql',
 		factory: 'MySQLAdapter',
-		supports: ['authenticators'],
+		supports: ['authenticators', 'two-factor'],
 		label: 'MySQL / MariaDB',
 		hint: 'mysql2, pooled; tables made by create-auth migrate',
 		migrations: 'mysql',
@@ -121,7 +121,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'drizzle',
 		factory: 'DrizzleAdapter',
-		supports: ['authenticators'],
+		supports: ['authenticators', 'two-factor'],
 		label: 'Drizzle',
 		hint: "your app's Drizzle db and schema; tables created with its drizzle-kit",
 		env: [],
@@ -151,7 +151,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'memory',
 		factory: 'MemoryAdapter',
-		supports: ['authenticators'],
+		supports: ['authenticators', 'two-factor'],
 		label: 'Memory',
 		hint: 'for demos and tests: everything is lost on restart',
 		env: [],

@@ -39,6 +39,11 @@ export interface Answers {
 	 * Absent (as in every manifest written before it existed): none.
 	 */
 	previous?: AuthLibraryId[];
+	/**
+	 * Two-factor authentication (`--two-factor`, `create-auth add-feature two-factor`): users may
+	 * turn on a second factor on the account page. Absent (as in manifests written before it existed): off.
+	 */
+	twoFactor?: boolean;
 }
 
 /** Used for anything not given under `--yes` or without a TTY. */
@@ -62,8 +67,8 @@ export function splitList(value: string): string[] {
  * Checks and normalises answers from flags or prompts.
  *
  * @throws {CliError} `E_UNKNOWN_PROVIDER` (unknown id or empty list),
- *   `E_UNSUPPORTED_STRATEGY`, `E_UNKNOWN_ADAPTER`, `E_UNSUPPORTED_ADAPTER` (passkeys on an
- *   adapter without authenticators), `E_INVALID_PROTECT` (a prefix without a
+ *   `E_UNSUPPORTED_STRATEGY`, `E_UNKNOWN_ADAPTER`, `E_UNSUPPORTED_ADAPTER` (passkeys or
+ *   two-factor on an adapter without their tables), `E_INVALID_PROTECT` (a prefix without a
  *   leading `/`, `/` itself, or one that would cover the sign-in pages),
  *   `E_UNKNOWN_RATE_LIMIT_STORE`, `E_SWITCH_UNSUPPORTED` (`previous` names more than one library, or
  *   one `create-auth switch` does not move apps off)
@@ -88,13 +93,14 @@ export function validateAnswers(answers: Answers): Answers {
 	if (!(ADAPTER_IDS as readonly string[]).includes(answers.adapter)) {
 		throw new CliError('E_UNKNOWN_ADAPTER', `Unknown adapter "${answers.adapter}".`, `Known adapters: ${ADAPTER_IDS.join(', ')}.`);
 	}
-	const need = unmetNeed(findAdapter(answers.adapter)!, answers.providers.map((id) => findProvider(id)!));
+	const need = unmetNeed(findAdapter(answers.adapter)!, [...answers.providers.map((id) => findProvider(id)!), ...featuresFor(answers)]);
 	if (need) {
 		const others = ADAPTERS.filter((adapter) => adapter.supports.includes(need.capability)).map(({ id }) => id);
+		const leaveOut = answers.providers.includes(need.of) ? `leave ${need.of} out of --providers` : `leave out ${need.of}`;
 		throw new CliError(
 			'E_UNSUPPORTED_ADAPTER',
 			`The ${answers.adapter} adapter cannot ${need.why}.`,
-			`Choose another --adapter (${others.length > 1 ? `${others.slice(0, -1).join(', ')} or ${others.at(-1)}` : others.join('')}), or leave ${need.of} out of --providers.`
+			`Choose another --adapter (${others.length > 1 ? `${others.slice(0, -1).join(', ')} or ${others.at(-1)}` : others.join('')}), or ${leaveOut}.`
 		);
 	}
 	if (!(RATE_LIMIT_STORES as readonly string[]).includes(answers.rateLimit)) {
@@ -166,6 +172,7 @@ export function equivalentCommand(answers: Answers): string {
 		`--strategy ${answers.strategy}`,
 		`--adapter ${answers.adapter}`,
 		`--protect ${answers.protect.join(',')}`,
-		`--rate-limit ${answers.rateLimit}`
+		`--rate-limit ${answers.rateLimit}`,
+		...(answers.twoFactor ? ['--two-factor'] : [])
 	].join(' ');
 }

@@ -23,7 +23,7 @@ function scripted(keys: string[]) {
 
 describe('askMissing', () => {
 	it('asks only what the flags left out, and Enter accepts the defaults', async () => {
-		const session = scripted([ENTER, ENTER]);
+		const session = scripted([ENTER, ENTER, ENTER]);
 		const answers = await askMissing({ providers: 'credentials', strategy: 'jwt' }, adaptersFor({}), session.streams);
 		session.stop();
 		expect(answers).toEqual(DEFAULT_ANSWERS);
@@ -33,18 +33,18 @@ describe('askMissing', () => {
 	});
 
 	it('takes typed prefixes', async () => {
-		const session = scripted([ENTER, ENTER, ENTER, ...',/admin', ENTER]);
+		const session = scripted([ENTER, ENTER, ENTER, ENTER, ...',/admin', ENTER]);
 		const answers = await askMissing({}, adaptersFor({}), session.streams);
 		session.stop();
 		expect(answers.protect).toEqual(['/account', '/admin']);
 	});
 
 	it('offers Drizzle, preselected, only to an app that has a Drizzle setup', async () => {
-		const without = scripted([ENTER, ENTER]);
+		const without = scripted([ENTER, ENTER, ENTER]);
 		await askMissing({ providers: 'credentials', strategy: 'database' }, adaptersFor({}), without.streams);
 		without.stop();
 		expect(without.screen()).not.toContain('Drizzle');
-		const withDrizzle = scripted([ENTER, ENTER]);
+		const withDrizzle = scripted([ENTER, ENTER, ENTER]);
 		const drizzle = { config: 'drizzle.config.ts', dialect: 'sqlite', schema: 'src/lib/server/db/schema.ts', db: 'server/db/index' } as const;
 		const answers = await askMissing({ providers: 'credentials', strategy: 'database' }, adaptersFor({ drizzle }), withDrizzle.streams);
 		withDrizzle.stop();
@@ -64,11 +64,32 @@ describe('askMissing', () => {
 		expect(answersFromFlags({}, adaptersFor({})).rateLimit).toBe('memory');
 		// An unknown store is kept as given, for validateAnswers to refuse with its code.
 		expect(answersFromFlags({ rateLimit: 'valkey' }, adaptersFor({})).rateLimit).toBe('valkey');
-		const session = scripted([ENTER]);
+		const session = scripted([ENTER, ENTER]);
 		const answers = await askMissing({ providers: 'credentials', strategy: 'jwt', adapter: 'sqlite', rateLimit: 'redis' }, adaptersFor({}), session.streams);
 		session.stop();
 		expect(answers).toEqual({ ...DEFAULT_ANSWERS, rateLimit: 'redis' });
 		expect(session.screen()).not.toMatch(/rate.limit|redis/i);
+	});
+
+	it('asks about two-factor authentication after a password or email provider (y turns it on), not after passkeys alone, nor with --two-factor', async () => {
+		const asked = scripted(['y', ENTER, ENTER, ENTER]);
+		const answers = await askMissing({ providers: 'credentials,passkey', strategy: 'jwt' }, adaptersFor({}), asked.streams);
+		asked.stop();
+		expect(asked.screen()).toContain('two-factor authentication');
+		expect(answers.twoFactor).toBe(true);
+		// An adapter that cannot store second factors is not offered then.
+		expect(asked.screen()).not.toContain('Hosted database');
+
+		const passkeysOnly = scripted([ENTER, ENTER]);
+		expect((await askMissing({ providers: 'passkey', strategy: 'jwt' }, adaptersFor({}), passkeysOnly.streams)).twoFactor).toBeUndefined();
+		passkeysOnly.stop();
+		expect(passkeysOnly.screen()).not.toContain('two-factor');
+
+		const flagged = scripted([ENTER, ENTER]);
+		expect((await askMissing({ providers: 'credentials', strategy: 'jwt', twoFactor: true }, adaptersFor({}), flagged.streams)).twoFactor).toBe(true);
+		flagged.stop();
+		expect(flagged.screen()).not.toContain('two-factor');
+		expect(answersFromFlags({ twoFactor: true }, adaptersFor({})).twoFactor).toBe(true);
 	});
 
 	it('turns a cancelled prompt into E_CANCELLED', async () => {

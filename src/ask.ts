@@ -3,6 +3,8 @@ import * as prompts from '@clack/prompts';
 import { unmetNeed, type AdapterScaffold } from './adapters.js';
 import { DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type RateLimitStoreId, type Strategy } from './answers.js';
 import { CliError } from './errors.js';
+import { featuresFor } from './features/index.js';
+import { twoFactorOffered } from './features/two-factor.js';
 import { findProvider, PROVIDERS } from './providers/index.js';
 
 /** Answers given as flags; anything undefined is asked (or defaulted without a TTY). */
@@ -13,6 +15,8 @@ export interface GivenAnswers {
 	protect?: string;
 	/** `--rate-limit`: never prompted for (memory, the default, suits one server). */
 	rateLimit?: string;
+	/** `--two-factor`: true when given; asked otherwise, where the providers include a password or email links. */
+	twoFactor?: boolean;
 }
 
 const STRATEGY_HINTS: Record<Strategy, string> = {
@@ -40,7 +44,8 @@ export function answersFromFlags(given: GivenAnswers, adapters: readonly Adapter
 		strategy: (given.strategy ?? DEFAULT_ANSWERS.strategy) as Strategy,
 		adapter: (given.adapter ?? defaultAdapter(adapters)) as AdapterId,
 		protect: given.protect === undefined ? DEFAULT_ANSWERS.protect : splitList(given.protect),
-		rateLimit: (given.rateLimit ?? DEFAULT_ANSWERS.rateLimit) as RateLimitStoreId
+		rateLimit: (given.rateLimit ?? DEFAULT_ANSWERS.rateLimit) as RateLimitStoreId,
+		...(given.twoFactor ? { twoFactor: true } : {})
 	};
 }
 
@@ -73,6 +78,10 @@ export async function askMissing(given: GivenAnswers, adapters: readonly Adapter
 						required: true
 					})
 				);
+	const twoFactor =
+		given.twoFactor ??
+		(twoFactorOffered(providers.flatMap((id) => findProvider(id) ?? [])) &&
+			answered(await prompts.confirm({ ...streams, message: 'Let users turn on two-factor authentication (a code from an authenticator app)?', initialValue: false })));
 	const strategy =
 		given.strategy !== undefined
 			? defaults.strategy
@@ -93,7 +102,7 @@ export async function askMissing(given: GivenAnswers, adapters: readonly Adapter
 						message: 'Where do users and accounts live?',
 						// Only adapters that store what the chosen providers need (passkeys: authenticators).
 						options: adapters
-							.filter((candidate) => !unmetNeed(candidate, providers.flatMap((id) => findProvider(id) ?? [])))
+							.filter((candidate) => !unmetNeed(candidate, [...providers.flatMap((id) => findProvider(id) ?? []), ...featuresFor({ rateLimit: defaults.rateLimit, twoFactor })]))
 							.map(({ id, label, hint }) => ({ value: id, label, hint })),
 						initialValue: defaultAdapter(adapters)
 					})
@@ -111,7 +120,7 @@ export async function askMissing(given: GivenAnswers, adapters: readonly Adapter
 						})
 					) ?? ''
 				);
-	return { providers, strategy, adapter, protect, rateLimit: defaults.rateLimit };
+	return { providers, strategy, adapter, protect, rateLimit: defaults.rateLimit, ...(twoFactor ? { twoFactor: true } : {}) };
 }
 
 function answered<T>(value: T): Exclude<T, symbol> {

@@ -25,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
 		.option('--database-url <url>', "DATABASE_URL for .env with postgres or mysql (default: a local server's)")
 		.option('--protect <prefixes>', 'path prefixes that need a signed-in user, comma separated (default /account)')
 		.option('--rate-limit <store>', 'where sign-in and sign-up rate-limit counters live: memory (one server) or redis, shared by several servers at REDIS_URL (default memory)')
+		.option('--two-factor', 'let users turn on two-factor authentication (authenticator app codes, recovery codes)')
 		.option('-y, --yes', 'use defaults for anything not given; never prompt')
 		.option('--no-install', 'write files but do not install dependencies')
 		.option('--dry-run', 'print what would be written; write nothing')
@@ -54,6 +55,16 @@ export async function main(argv: string[]): Promise<number> {
 		.description('Remove a sign-in provider; what you changed stays.')
 		.action(async (id: string, options) => {
 			exitCode = await (await import('./commands/provider.js')).removeProvider(id, options);
+		});
+	writeOptions(program.command('add-feature').argument('<id>', 'feature id'))
+		.description('Add a feature (two-factor).')
+		.action(async (id: string, options) => {
+			exitCode = await (await import('./commands/feature.js')).addFeature(id, options);
+		});
+	writeOptions(program.command('remove-feature').argument('<id>', 'feature id'))
+		.description('Remove a feature; what you changed stays.')
+		.action(async (id: string, options) => {
+			exitCode = await (await import('./commands/feature.js')).removeFeature(id, options);
 		});
 	writeOptions(program.command('switch'))
 		.description('Switch the app from Better Auth or Auth.js to create-auth: its users, passwords and signed-in browsers carry over.')

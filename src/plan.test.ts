@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { parse } from '@babel/parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ANSWERS, type Answers } from './answers.js';
+import { DEFAULT_ANSWERS, validateAnswers, type Answers } from './answers.js';
 import { loadRuntime, loadTemplates, loadToolPackage, type TextFiles } from './assets.js';
 import { MANIFEST_PATH, parseManifest } from './manifest.js';
 import { planInit, type Plan, type PlanInput } from './plan.js';
@@ -688,6 +688,42 @@ describe('planInit for each adapter and session strategy', () => {
 		const deleted = plan.operations.filter((op) => op.content === undefined).map((op) => op.path);
 		expect(deleted).toEqual(['src/lib/server/auth/adapters/sqlite.ts']);
 		expect(contentOf(plan, 'src/auth.ts')).toContain('PostgresAdapter({ connectionString: env.DATABASE_URL })');
+	});
+});
+
+describe('planInit with two-factor authentication', () => {
+	const planWith = (project: Project, twoFactor: boolean, extra: Partial<Answers> = {}) =>
+		planInit({ ...base, answers: { ...DEFAULT_ANSWERS, ...extra, ...(twoFactor ? { twoFactor } : {}) }, project });
+	const authOf = (plan: Plan) => contentOf(plan, 'src/auth.ts') ?? contentOf(plan, 'src/auth.js')!;
+
+	it('adds TwoFactor() to the config, the second step’s page, the account page’s section, its dependencies and runtime modules', async () => {
+		const plan = await planWith(fixture, true);
+		const auth = authOf(plan);
+		expect(auth).toContain("import { TwoFactor } from '$lib/server/auth/two-factor';\n");
+		expect(auth).toMatch(/\n\t\t\/\/ Users who turn on two-factor authentication .*\n\t\ttwoFactor: TwoFactor\(\),?\n/);
+		parse(auth, { sourceType: 'module', plugins: ['typescript'] });
+		expect(paths(plan)).toEqual(expect.arrayContaining(['src/routes/signin/two-factor/+page.server.ts', 'src/routes/signin/two-factor/+page.svelte', 'src/lib/server/auth/two-factor/index.ts', 'src/lib/server/auth/two-factor/totp.ts']));
+		const dependencies = JSON.parse(contentOf(plan, 'package.json')!).dependencies as Record<string, string>;
+		expect(dependencies).toMatchObject({ otpauth: base.tool.devDependencies.otpauth, uqr: base.tool.devDependencies.uqr });
+		const server = contentOf(plan, 'src/routes/account/+page.server.ts')!;
+		expect(server).toContain("import { disableTwoFactor, enableTwoFactor, regenerateRecoveryCodes, startTwoFactorSetup, twoFactorStatus } from '$lib/server/auth/two-factor';");
+		expect(server).toContain('twoFactor: await twoFactorStatus(event)');
+		expect(contentOf(plan, 'src/routes/account/+page.svelte')).toContain('<h2 id="two-factor-heading">Two-factor authentication</h2>');
+		expect(parseManifest(contentOf(plan, MANIFEST_PATH))!.answers.twoFactor).toBe(true);
+	});
+
+	it('without it, nothing of it: no config entry, page, section, module or dependency', async () => {
+		const plan = await planWith(fixture, false);
+		expect(authOf(plan)).not.toMatch(/TwoFactor|twoFactor/);
+		expect(paths(plan).filter((path) => path.includes('two-factor'))).toEqual([]);
+		expect(contentOf(plan, 'src/routes/account/+page.svelte')).not.toContain('two-factor');
+		expect(JSON.parse(contentOf(plan, 'package.json')!).dependencies).not.toHaveProperty('otpauth');
+	});
+
+	it('is refused on an adapter that cannot store second factors: E_UNSUPPORTED_ADAPTER, saying to leave it out', () => {
+		expect(() => validateAnswers({ ...DEFAULT_ANSWERS, adapter: 'hosted-db', twoFactor: true })).toThrow(
+			expect.objectContaining({ code: 'E_UNSUPPORTED_ADAPTER', hint: expect.stringContaining('or leave out two-factor') })
+		);
 	});
 });
 

@@ -201,6 +201,33 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		expect(without).not.toContain('addPasskey');
 	});
 
+	it("add-feature two-factor puts TwoFactor() into the user's src/auth.ts, its page, and its section beside the user's edit of the account page; remove-feature takes them out", async () => {
+		const page = () => readFile(file('src/routes/account/+page.svelte'), 'utf8');
+		const added = await run(next, 'add-feature', 'two-factor', '-C', app, '--no-install');
+		expect(added.code, added.stderr).toBe(0);
+		const auth = await readFile(file('src/auth.ts'), 'utf8');
+		expect(auth).toContain('twoFactor: TwoFactor()');
+		expect(auth).toContain('debug: true,');
+		expect(auth).toContain('providers: [credentials, idp, mine]');
+		expect(await page()).toContain('<p>Welcome back.</p>');
+		expect(await page()).toContain('two-factor-heading');
+		expect(await readFile(file('src/routes/signin/two-factor/+page.svelte'), 'utf8')).toContain('<h1>Two-factor authentication</h1>');
+		expect(parseManifest(await readFile(file(MANIFEST_PATH), 'utf8'))!.answers.twoFactor).toBe(true);
+		expect((await run(next, 'add-feature', 'two-factor', '-C', app, '--no-install')).stdout).toContain('already set up');
+
+		const removed = await run(next, 'remove-feature', 'two-factor', '-C', app, '--no-install');
+		expect(removed.code, removed.stderr).toBe(0);
+		expect(await readFile(file('src/auth.ts'), 'utf8')).not.toContain('TwoFactor');
+		expect(await page()).toContain('<p>Welcome back.</p>');
+		expect(await page()).not.toContain('two-factor-heading');
+		await expect(readFile(file('src/routes/signin/two-factor/+page.svelte'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+		const again = await run(next, 'remove-feature', 'two-factor', '-C', app, '--no-install');
+		expect(again.stderr).toContain('[E_FEATURE_NOT_SET_UP]');
+		const unknown = await run(next, 'add-feature', 'sms', '-C', app);
+		expect(unknown.stderr).toContain('[E_UNKNOWN_FEATURE]');
+		expect(unknown.stderr).toContain('Known features: two-factor.');
+	});
+
 	it('names the known ids for an unknown provider, and refuses commands that need a manifest in an app without one', async () => {
 		const unknown = await run(next, 'add-provider', 'myspace', '-C', app);
 		expect(unknown.code).toBe(1);

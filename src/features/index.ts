@@ -3,12 +3,13 @@ import { rateLimitRedis } from './rate-limit-redis.js';
 import { sessionsFromAuthjs } from './sessions-from-authjs.js';
 import { sessionsFromBetterAuth } from './sessions-from-better-auth.js';
 import { sessionsFromLucia } from './sessions-from-lucia.js';
+import { twoFactor } from './two-factor.js';
 
 /**
  * Every feature the CLI can scaffold: descriptors chosen by answers other than the providers,
  * in the order their sections appear (after the providers').
  */
-export const FEATURES: readonly FeatureDescriptor[] = [rateLimitRedis, sessionsFromAuthjs, sessionsFromBetterAuth, sessionsFromLucia];
+export const FEATURES: readonly FeatureDescriptor[] = [rateLimitRedis, sessionsFromAuthjs, sessionsFromBetterAuth, sessionsFromLucia, twoFactor];
 
 /** The features these answers choose, in {@link FEATURES} order. */
 export function featuresFor(answers: FeatureAnswers): FeatureDescriptor[] {

@@ -21,10 +21,11 @@ export interface ProviderImport {
 
 /**
  * What an adapter may be asked to store beyond users, accounts and sessions: `authenticators`,
- * the passkeys' table (WebAuthn credentials). Adapters list what they support
- * (`AdapterScaffold.supports`), descriptors what they need ({@link Descriptor.needs}).
+ * the passkeys' table (WebAuthn credentials); `two-factor`, the second factors' and recovery
+ * codes' tables. Adapters list what they support (`AdapterScaffold.supports`), descriptors what
+ * they need ({@link Descriptor.needs}).
  */
-export type AdapterCapability = 'authenticators';
+export type AdapterCapability = 'authenticators' | 'two-factor';
 
 /** A need of a descriptor on the adapter, with the words the refusal uses. */
 export interface AdapterNeed {
@@ -128,6 +129,7 @@ export interface ProviderScaffold extends Descriptor {
 export interface FeatureAnswers {
 	rateLimit: string;
 	previous?: readonly string[];
+	twoFactor?: boolean;
 }
 
 /**

@@ -31,11 +31,11 @@ const NOTICES: Record<NoticeKind, (what: string) => { subject: string; sentence:
 	'account-linked': (what) => ({ subject: `Your ${what} account was linked`, sentence: `Your ${what} account was linked to your account: signing in with ${what} signs into it from now on.` }),
 	'email-changed': (what) => ({ subject: 'Your email address was changed', sentence: `Your account's email address was changed to ${what}: mail about it goes there from now on.` }),
 	'two-factor-enabled': () => ({
-		subject: 'Two-factor authentication is on',
+		subject: 'Two-factor authentication was turned on for your account',
 		sentence: 'Two-factor authentication was turned on for your account: signing in asks for a code from your authenticator app from now on.'
 	}),
 	'two-factor-disabled': () => ({
-		subject: 'Two-factor authentication is off',
+		subject: 'Two-factor authentication was turned off for your account',
 		sentence: 'Two-factor authentication was turned off for your account: signing in no longer asks for a code.'
 	}),
 	'recovery-codes-replaced': () => ({
