@@ -8,7 +8,8 @@
  * it is made, checked and built while the first app's tests run.
  * The first app is built with a strict `kit.csp` (./defence-flow.ts): every flow runs under it,
  * and the defence flows check Fetch Metadata, the auth pages' headers and that no CSP violation
- * is reported through sign-up, sign-in and sign-out. Last, the IdP's user manages how they sign
+ * is reported through sign-up, sign-in and sign-out. The app has two-factor authentication
+ * (./two-factor-flow.ts, its QR code under that CSP). Last, the IdP's user manages how they sign
  * in on /account (./sign-in-methods-flow.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,8 +21,10 @@ import { launchBrowser, type Browser } from './harness/browser.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { lockoutFlows } from './lockout-flow.js';
 import { signInMethodsFlows } from './sign-in-methods-flow.js';
+import { twoFactorFlows } from './two-factor-flow.js';
 
-const PROVIDERS = ['--providers', 'credentials,idp'];
+/** The CLI's answers, the same at the first run and the re-run: passwords and the dev IdP, two-factor authentication. */
+const PROVIDERS = ['--providers', 'credentials,idp', '--two-factor'];
 const apps: string[] = [];
 
 /** The app under /base: set up, svelte-checked and built from the first app's install, started once that install is there. */
@@ -89,6 +92,8 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 	lockoutFlows(() => ({ server: server! }));
 
 	defenceFlows(() => ({ server: server!, browser: browser! }), { csp: true });
+
+	twoFactorFlows(() => ({ server: server!, browser: browser! }));
 
 	// Last: it gives the IdP's user a password and unlinks the IdP.
 	signInMethodsFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));

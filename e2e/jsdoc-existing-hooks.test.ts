@@ -18,7 +18,8 @@ import { launchBrowser, type Browser } from './harness/browser.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { expectJsdocFiles } from './jsdoc-files.js';
 
-const PROVIDERS = ['--providers', 'credentials,email,idp,social,github,google,oidc'];
+// Two-factor authentication too: its pages go through svelte-check in JavaScript with JSDoc types on SvelteKit 2.
+const PROVIDERS = ['--providers', 'credentials,email,idp,social,github,google,oidc', '--two-factor'];
 
 // The app's own hook, written into the copy before the CLI runs (the fixture stays as generated).
 const APP_HOOKS = `/** @type {import('@sveltejs/kit').Handle} */

@@ -12,6 +12,8 @@
  * passkeys' relying party set to localhost in its src/auth.ts, since its AUTH_URL is 127.0.0.1 for
  * the dev IdP, and the account pre-hijacking flows (./pre-hijacking-flow.ts; its idp provider
  * allows linking by email in src/auth.ts, for the classic-federated merge).
+ * Both apps have two-factor authentication (`--two-factor`); the TypeScript app goes through
+ * ./two-factor-flow.ts (a password reset still asks; a passkey sign-in does not).
  * The TypeScript app's install is the CLI's own; the JSDoc app ends up with the
  * same dependencies and shares it (no second better-sqlite3 compile). The TypeScript app also
  * gets a remote function and an endpoint guarded with requireUser(), and the sign-in rate limit
@@ -47,6 +49,7 @@ import { passkeyFlows, passkeysOnLocalhost } from './passkey-flow.js';
 import { passwordFlows } from './password-flow.js';
 import { allowEmailLinking, federatedMergeFlows, preHijackingFlows } from './pre-hijacking-flow.js';
 import { sessionsFlows, shortSessionTimes } from './sessions-flow.js';
+import { twoFactorFlows } from './two-factor-flow.js';
 
 let toolchain: NodeToolchain;
 let inbox: Inbox;
@@ -95,7 +98,7 @@ beforeAll(async () => {
 		try {
 			const appDir = await copyFixture('kit3-ts');
 			apps.push(appDir);
-			const cli = await createAuth(appDir, ['--yes', '--providers', ALL_PROVIDERS]);
+			const cli = await createAuth(appDir, ['--yes', '--providers', ALL_PROVIDERS, '--two-factor']);
 			if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 			installed(appDir);
 			await prepareGuards(appDir);
@@ -127,7 +130,7 @@ beforeAll(async () => {
 	ahead(gate, 'kit3-jsdoc', async () => {
 		const appDir = await copyFixture('kit3-jsdoc');
 		apps.push(appDir);
-		const cli = await createAuth(appDir, ['--yes', '--providers', ALL_PROVIDERS, '--no-install']);
+		const cli = await createAuth(appDir, ['--yes', '--providers', ALL_PROVIDERS, '--two-factor', '--no-install']);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		await shareInstall(await install, appDir);
 		const idp = await startIdpFor(appDir);
@@ -141,7 +144,7 @@ beforeAll(async () => {
 		const appDir = await copyFixture('kit3-ts');
 		apps.push(appDir);
 		await useBasePath(appDir, BASE);
-		const cli = await createAuth(appDir, ['--yes', '--providers', ALL_PROVIDERS, '--no-install']);
+		const cli = await createAuth(appDir, ['--yes', '--providers', ALL_PROVIDERS, '--two-factor', '--no-install']);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		await shareInstall(await install, appDir);
 		const idp = await startIdpFor(appDir, BASE);
@@ -207,7 +210,7 @@ for (const { fixture, providers, ext } of FIXTURES) {
 			server: server!,
 			browser: browser!,
 			check: async () => checked!,
-			runCliAgain: () => createAuth(appDir, ['--yes', '--providers', providers])
+			runCliAgain: () => createAuth(appDir, ['--yes', '--providers', providers, '--two-factor'])
 		}));
 
 		const guards = ext === 'ts' ? guardsFlows(() => ({ server: server!, browser: browser! })) : undefined;
@@ -219,6 +222,7 @@ for (const { fixture, providers, ext } of FIXTURES) {
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
 		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'jwt' }));
 		sessionsFlows(() => ({ server: server!, browser: browser!, inbox }), { strategy: 'jwt', reauthentication: ext === 'ts' });
+		if (ext === 'ts') twoFactorFlows(() => ({ server: server!, browser: browser!, inbox }), { passkeys: true });
 		// Runtime behaviour over HTTP, which the language of the generated files does not change.
 		if (ext === 'ts') defenceFlows(() => ({ server: server!, browser: browser! }));
 		if (ext === 'ts') passkeyFlows(() => ({ server: server!, browser: browser!, authenticators: async () => sqliteCount(appDir, 'auth_authenticators') }));

@@ -18,7 +18,7 @@ export interface PasskeyApp extends Pick<CredentialsApp, 'server' | 'browser'> {
 }
 
 /** The app's URL on `localhost`: a valid relying party, unlike 127.0.0.1. */
-const onLocalhost = (url: string) => url.replace('//127.0.0.1:', '//localhost:');
+export const onLocalhost = (url: string) => url.replace('//127.0.0.1:', '//localhost:');
 
 /**
  * Makes `http://localhost:<port>` the relying party of the app's passkeys, as the owner of an app
@@ -34,12 +34,13 @@ export async function passkeysOnLocalhost(appDir: string, ext: 'ts' | 'js', port
 }
 
 /** Opens `path` and waits until its scripts run (a click before hydration does nothing). */
-async function open(page: Page, url: string): Promise<void> {
+export async function open(page: Page, url: string): Promise<void> {
 	await page.goto(url);
 	await page.waitForLoadState('networkidle');
 }
 
-async function signOut(page: Page, url: string): Promise<void> {
+/** Signs out with the account page's "Sign out" button. */
+export async function signOut(page: Page, url: string): Promise<void> {
 	await page.goto(`${url}/account`);
 	await page.getByRole('button', { name: 'Sign out' }).click();
 	await page.waitForURL((target) => target.pathname === '/');

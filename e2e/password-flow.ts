@@ -17,7 +17,7 @@ export interface PasswordApp extends Pick<CredentialsApp, 'server' | 'browser'> 
 }
 
 /** Asks for a reset link from `/signin` → "Forgot password?" and returns it from the mail. */
-async function requestResetLink(page: Page, url: string, inbox: Inbox, email: string): Promise<string> {
+export async function requestResetLink(page: Page, url: string, inbox: Inbox, email: string): Promise<string> {
 	await page.goto(`${url}/signin`);
 	await page.getByRole('link', { name: 'Forgot password?' }).click();
 	await page.waitForURL((target) => target.pathname === '/signin/forgot-password');

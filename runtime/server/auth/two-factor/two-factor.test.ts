@@ -7,6 +7,7 @@ import { MemoryAdapter } from '../adapters/memory.js';
 import type { Adapter } from '../adapters/types.js';
 import { resolveConfig, type SvelteKitAuthConfig } from '../config.js';
 import { issueVerificationToken } from '../email/verification-tokens.js';
+import { memoryRateLimitStore } from '../limits/rate-limit.js';
 import { registerWithPassword, type RegisterAdapter } from '../passwords/accounts.js';
 import { disableTwoFactor, enableTwoFactor, regenerateRecoveryCodes, startTwoFactorSetup, twoFactorStatus, twoFactorStep, TwoFactor, verifyTwoFactor } from './index.js';
 import { sealTotpSecret } from './factor.js';
@@ -135,16 +136,40 @@ describe('signing in with a second factor', () => {
 		expect(await made.verify(jar, totpCode(evesSecret, Date.now()))).toMatchObject({ status: 400, data: { error: 'InvalidCode' } });
 	});
 
-	it('limits wrong codes to 5 per pending sign-in: the 6th is a 429 with Retry-After, and the user starts again', async () => {
+	it('limits wrong codes to 5 per pending sign-in: the 6th, right or not, is a 429 and signs no one in; a new sign-in gets new tries', async () => {
 		const made = await app();
 		await withTwoFactor(made);
 		const jar = new Jar();
 		await made.signIn(jar);
 		for (let i = 0; i < 5; i++) expect(await made.verify(jar, '000000')).toMatchObject({ status: 400 });
 		const limited = await made.verify(jar, totpCode(SECRET, Date.now()));
-		expect(limited).toMatchObject({ status: 429, data: { error: 'RateLimited' } });
-		expect(Number(limited.headers!['retry-after'])).toBeGreaterThan(0);
-		expect(jar.values.has('auth.two-factor')).toBe(false);
+		expect(limited).toMatchObject({ status: 429, data: { error: 'RateLimited', message: 'Too many wrong codes. Sign in again to try once more.' } });
+		// The page can still say so (its load needs the pending sign-in); it takes no more codes.
+		expect(await twoFactorStep(await made.through('http://localhost/signin/two-factor', jar))).toEqual({ pending: true });
+		expect(await made.verify(jar, totpCode(SECRET, Date.now()))).toMatchObject({ status: 429 });
+		expect(await made.session(jar)).toBeNull();
+		await made.signIn(jar);
+		expect(await made.verify(jar, totpCode(SECRET, Date.now()))).toEqual({ redirect: '/account' });
+	});
+
+	// NIST SP 800-63B-4 §3.2.2: at most 100 consecutive failures per account, whatever the sign-ins.
+	it('limits wrong codes per user across pending sign-ins: past rateLimit.twoFactor.perAccount, a 429 with Retry-After; a right code clears the count', async () => {
+		const made = await app({ rateLimit: { store: memoryRateLimitStore(), twoFactor: { perAccount: { max: 3, windowSeconds: 3600 } } } });
+		await withTwoFactor(made);
+		const wrong = async () => {
+			const jar = new Jar();
+			await made.signIn(jar);
+			return made.verify(jar, '000000');
+		};
+		for (let i = 0; i < 2; i++) expect(await wrong()).toMatchObject({ status: 400 });
+		expect(await made.verify(await signedInOnce(made), totpCode(SECRET, Date.now()))).toEqual({ redirect: '/account' });
+		for (let i = 0; i < 3; i++) expect(await wrong()).toMatchObject({ status: 400 });
+		vi.setSystemTime(Date.now() + 30_000);
+		const jar = new Jar();
+		await made.signIn(jar);
+		const limited = await made.verify(jar, totpCode(SECRET, Date.now()));
+		expect(limited).toMatchObject({ status: 429, data: { error: 'RateLimited', message: expect.stringMatching(/^Too many attempts. Try again in/) } });
+		expect(Number(limited.headers!['retry-after'])).toBeGreaterThan(3000);
 		expect(await made.session(jar)).toBeNull();
 	});
 
