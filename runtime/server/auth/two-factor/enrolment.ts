@@ -13,8 +13,9 @@ import { reauthenticationRequired, signedInRecently, type AccountFailure } from 
 import type { ResolvedConfig } from '../config.js';
 import { sendNotice } from '../email/notices.js';
 import { appBase } from '../http/app-paths.js';
-import { formText, readForm } from '../http/form.js';
+import { formText, readForm, refusedAttempt } from '../http/form.js';
 import { requestConfig, requireUser } from '../http/guards.js';
+import { countAttempt } from '../limits/rate-limit.js';
 import { authCookie } from '../session/cookies.js';
 import { seal, unseal } from '../session/jwt.js';
 import { currentSession } from '../session/session.js';
@@ -85,6 +86,30 @@ async function changer(event: RequestEvent, action: string): Promise<{ userId: s
 }
 
 /**
+ * Checks the form's `code` for `userId` ({@link checkSecondFactor}: spent when right), counted
+ * first against `rateLimit.twoFactor.perAccount` like the second step's codes (a stolen session
+ * cannot guess its way to turning the factor off); a right one clears that count. The refusal,
+ * or undefined when the code was right: 400 `InvalidCode`, 429 `RateLimited` with
+ * `Retry-After`, 503 while the rate-limit store is down.
+ * @throws {AdapterError} the adapter failed.
+ */
+async function wrongCode(event: RequestEvent, config: ResolvedConfig, userId: string, action: string): Promise<Refusal | undefined> {
+	const limits = config.rateLimits;
+	try {
+		if (limits) await countAttempt(limits, [[limits.twoFactorPerAccount, userId]]);
+	} catch (err) {
+		const refused = refusedAttempt(event, config, err, '', 'Two-factor sign-in');
+		if (!refused) throw err;
+		return refuse(refused.status, action, refused.data.error, refused.data.message);
+	}
+	if (!(await checkSecondFactor(config, userId, formText((await readForm(event.request)).get('code')) ?? ''))) {
+		return refuse(400, action, 'InvalidCode', 'That code is not right, or was used already.');
+	}
+	await limits?.twoFactorPerAccount?.reset(userId);
+	return undefined;
+}
+
+/**
  * The account page's "Set up two-factor authentication" action: a new secret for this browser
  * (sealed in a cookie on the account page's path, 10 minutes), which the page then shows as a QR
  * code and as text. Nothing is stored yet.
@@ -126,17 +151,16 @@ export async function enableTwoFactor(event: RequestEvent): Promise<{ recoveryCo
 
 /**
  * The account page's "New recovery codes" action, field `code`: a current code (from the app, or
- * a recovery code). The old codes stop working.
- * @returns `{ recoveryCodes }`, the new codes to show once; or 400 `InvalidCode`, 401 `ReauthenticationRequired`.
+ * a recovery code; limited as {@link wrongCode} says). The old codes stop working.
+ * @returns `{ recoveryCodes }`, the new codes to show once; or 400 `InvalidCode`, 429, 401 `ReauthenticationRequired`.
  * @throws {AdapterError} the adapter failed.
  */
 export async function regenerateRecoveryCodes(event: RequestEvent): Promise<{ recoveryCodes: string[] } | Refusal | AccountFailure> {
 	const found = await changer(event, 'regenerateRecoveryCodes');
 	if ('status' in found) return found;
 	const { userId, email, config } = found;
-	if (!(await checkSecondFactor(config, userId, formText((await readForm(event.request)).get('code')) ?? ''))) {
-		return refuse(400, 'regenerateRecoveryCodes', 'InvalidCode', 'That code is not right, or was used already.');
-	}
+	const refused = await wrongCode(event, config, userId, 'regenerateRecoveryCodes');
+	if (refused) return refused;
 	const recoveryCodes = newRecoveryCodes();
 	await need(config, 'replaceRecoveryCodes')(userId, recoveryCodes.map((code) => recoveryCodeHash(code)!));
 	sendNotice(event, config, email, 'recovery-codes-replaced');
@@ -145,17 +169,16 @@ export async function regenerateRecoveryCodes(event: RequestEvent): Promise<{ re
 
 /**
  * The account page's "Turn off" action, field `code`: a current code (from the app, or a
- * recovery code). The secret and every recovery code are deleted.
- * @returns `{ twoFactorDisabled: true }`; or 400 `InvalidCode`, 401 `ReauthenticationRequired`.
+ * recovery code; limited as {@link wrongCode} says). The secret and every recovery code are deleted.
+ * @returns `{ twoFactorDisabled: true }`; or 400 `InvalidCode`, 429, 401 `ReauthenticationRequired`.
  * @throws {AdapterError} the adapter failed.
  */
 export async function disableTwoFactor(event: RequestEvent): Promise<{ twoFactorDisabled: true } | Refusal | AccountFailure> {
 	const found = await changer(event, 'disableTwoFactor');
 	if ('status' in found) return found;
 	const { userId, email, config } = found;
-	if (!(await checkSecondFactor(config, userId, formText((await readForm(event.request)).get('code')) ?? ''))) {
-		return refuse(400, 'disableTwoFactor', 'InvalidCode', 'That code is not right, or was used already.');
-	}
+	const refused = await wrongCode(event, config, userId, 'disableTwoFactor');
+	if (refused) return refused;
 	await need(config, 'deleteTwoFactor')(userId);
 	sendNotice(event, config, email, 'two-factor-disabled');
 	return { twoFactorDisabled: true };

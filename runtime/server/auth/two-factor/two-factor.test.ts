@@ -273,6 +273,20 @@ describe('turning it on and off on the account page', () => {
 		expect(await actionOutcome(startTwoFactorSetup, await made.through('http://localhost/account', jar, {}))).toMatchObject({ status: 401, data: { error: 'ReauthenticationRequired' } });
 	});
 
+	// OWASP ASVS 5.0 6.3.1 (attempts limited): a stolen, recent session must not be able to guess
+	// codes on the account page until one turns the second factor off.
+	it('counts wrong codes on the account page against the user’s limit: past it, turning off is refused even with a right code', async () => {
+		const made = await app({ rateLimit: { store: memoryRateLimitStore(), twoFactor: { perAccount: { max: 3, windowSeconds: 3600 } } } });
+		const { jar, recoveryCodes } = await enable(made);
+		for (let i = 0; i < 3; i++) {
+			expect(await actionOutcome(disableTwoFactor, await made.through('http://localhost/account', jar, { code: '000000' }))).toMatchObject({ status: 400, data: { error: 'InvalidCode' } });
+		}
+		const limited = await actionOutcome(disableTwoFactor, await made.through('http://localhost/account', jar, { code: recoveryCodes[0]! }));
+		expect(limited).toMatchObject({ status: 429, data: { action: 'disableTwoFactor', error: 'RateLimited' } });
+		expect(Number(limited.headers!['retry-after'])).toBeGreaterThan(0);
+		expect(await made.adapter.getTwoFactor!(made.user.id)).toMatchObject({ recoveryCodes: 10 });
+	});
+
 	it('makes new recovery codes with a current code (the old ones die), and turns it off with one', async () => {
 		const made = await app();
 		const { jar, recoveryCodes: first } = await enable(made);
