@@ -265,7 +265,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 	if (name === 'PostgreSQL' || name === 'MariaDB') {
 		it('creates the auth tables right after the install, and says so', async () => {
 			expect(cli.stdout).toMatch(new RegExp(`Applied 0001_auth_tables\\.sql, 0002_account_details\\.sql, 0003_two_factor\\.sql to ${store.args[1]}://`));
-			expect(await store.migrations!()).toBe(2);
+			expect(await store.migrations!()).toBe(3);
 		});
 	}
 

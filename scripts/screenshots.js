@@ -6,7 +6,7 @@
  * desktop (1280×800) widths, in light and dark colour schemes.
  *
  * Without `--app` it makes a fresh app as the e2e tests do (the kit2-ts fixture,
- * `create-auth --yes --providers credentials,idp,social,github,google`, which installs) and
+ * `create-auth --yes --providers credentials,idp,social,github,google --two-factor`, which installs) and
  * removes it afterwards; `--app <dir>` reuses an app that already has auth and its
  * dependencies. Either way the app is built and previewed on 127.0.0.1; the sign-in page shows
  * the real provider buttons (their settings may stay empty: only the buttons are shot). Each
@@ -20,6 +20,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Secret, TOTP } from 'otpauth';
 import { build, copyFixture, removeApp, repoRoot, runCli, start } from '../e2e/harness/app.js';
 import { launchBrowser } from '../e2e/harness/browser.js';
 
@@ -35,6 +36,8 @@ const PASSWORD = 'correct horse battery staple';
 /**
  * The pages to shoot, by name; `signedIn` ones are taken after signing in, `limited` after wrong
  * passwords until the sign-in rate limit answers (the first time, 11 of them; the limit lasts).
+ * `two-factor-setup`: the account page once "Set up two-factor authentication" was pressed;
+ * `two-factor`: the second step, reached by another user who has it on ({@link TWO_FACTOR_EMAIL}).
  */
 const PAGES = {
 	signin: { path: '/signin', signedIn: false },
@@ -42,6 +45,8 @@ const PAGES = {
 	'signin-limited': { path: '/signin', signedIn: false, limited: true },
 	signup: { path: '/signup', signedIn: false },
 	account: { path: '/account', signedIn: true },
+	'two-factor-setup': { path: '/account', signedIn: true, setup: true },
+	'two-factor': { path: '/signin/two-factor', signedIn: false, secondStep: true },
 	signout: { path: '/signout', signedIn: true }
 };
 /** @typedef {keyof typeof PAGES} PageName */
@@ -60,7 +65,9 @@ const README_SHOTS = /** @type {Shot[]} */ ([
 	{ page: 'signin', viewport: 'desktop', scheme: 'light' },
 	{ page: 'signin', viewport: 'phone', scheme: 'dark' },
 	{ page: 'signin-error', viewport: 'phone', scheme: 'light' },
-	{ page: 'account', viewport: 'desktop', scheme: 'dark' }
+	{ page: 'account', viewport: 'desktop', scheme: 'dark' },
+	{ page: 'two-factor-setup', viewport: 'phone', scheme: 'light' },
+	{ page: 'two-factor', viewport: 'desktop', scheme: 'dark' }
 ]);
 
 const shots = options.all
@@ -108,6 +115,42 @@ async function reachLimit(page) {
 	throw new Error('the sign-in rate limit never answered');
 }
 
+/** The user who has two-factor authentication on, for the second step's pictures. */
+const TWO_FACTOR_EMAIL = 'grace@example.com';
+
+/**
+ * Signs `TWO_FACTOR_EMAIL` up and turns two-factor authentication on for them (a reused app may
+ * have them already: then only the sign-up is refused).
+ * @param {import('../e2e/harness/browser.js').Browser} browser
+ */
+async function enrolSecondUser(browser) {
+	const page = await browser.newPage();
+	await page.goto('/signup');
+	await page.getByLabel('Email').fill(TWO_FACTOR_EMAIL);
+	await page.getByLabel('Password').fill(PASSWORD);
+	await page.getByRole('button', { name: 'Create account' }).click();
+	await page.waitForLoadState();
+	if (new URL(page.url()).pathname === '/') {
+		await page.goto('/account');
+		const section = page.getByRole('region', { name: 'Two-factor authentication' });
+		await section.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+		const key = (await section.locator('.key code').textContent())?.trim() ?? '';
+		await section.getByLabel('6-digit code').fill(new TOTP({ secret: Secret.fromBase32(key) }).generate());
+		await section.getByRole('button', { name: 'Turn on' }).click();
+		await section.locator('.codes').waitFor();
+	}
+	await page.close();
+}
+
+/** @param {import('playwright-core').Page} page */
+async function firstStepOfSecondUser(page) {
+	await page.goto('/signin');
+	await page.getByLabel('Email').fill(TWO_FACTOR_EMAIL);
+	await page.getByLabel('Password').fill(PASSWORD);
+	await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+	await page.waitForURL('**/signin/two-factor');
+}
+
 /** @param {import('playwright-core').Page} page */
 async function signIn(page) {
 	await page.goto('/signin?callbackUrl=%2Faccount');
@@ -125,7 +168,7 @@ let browser;
 try {
 	if (!options.app) {
 		console.log(`screenshots: create-auth --yes --providers ${PROVIDERS} in ${appDir} (installs; about a minute)...`);
-		const cli = await runCli(appDir, ['--yes', '--providers', PROVIDERS]);
+		const cli = await runCli(appDir, ['--yes', '--providers', PROVIDERS, '--two-factor']);
 		if (cli.exitCode !== 0) throw new Error(`create-auth exited with ${cli.exitCode}\n${cli.stdout}\n${cli.stderr}`);
 	}
 	await build(appDir);
@@ -133,6 +176,7 @@ try {
 	browser = await launchBrowser({ baseURL: server.url });
 	await fs.mkdir(outDir, { recursive: true });
 	await signUp(browser);
+	await enrolSecondUser(browser);
 
 	for (const viewport of /** @type {ViewportName[]} */ (Object.keys(VIEWPORTS))) {
 		for (const scheme of /** @type {const} */ (['light', 'dark'])) {
@@ -146,8 +190,15 @@ try {
 					await signIn(page);
 					signedIn = true;
 				}
+				if ('secondStep' in PAGES[shot.page]) await firstStepOfSecondUser(page);
 				await page.goto(PAGES[shot.page].path);
 				if ('limited' in PAGES[shot.page]) await reachLimit(page);
+				if ('setup' in PAGES[shot.page]) {
+					const section = page.getByRole('region', { name: 'Two-factor authentication' });
+					await section.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+					await section.locator('.key').waitFor();
+					await section.scrollIntoViewIfNeeded();
+				}
 				// The fixture app has no styles of its own: this one line is what a dark-mode app
 				// declares, so that the page around the card follows the scheme too.
 				await page.addStyleTag({ content: ':root { color-scheme: light dark; }' });
