@@ -13,6 +13,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { keepPrebuilds, prebuildEnv, seedPrebuilds } from './prebuilds.js';
 
@@ -540,6 +541,22 @@ export async function waitForHttp(url, { timeout = 60_000, until = () => false }
 }
 
 /**
+ * Whether the app's vite has `--bypass-lock` (Vite 8.4 refuses a second `vite preview` or `vite
+ * dev` of one project without it; tests run two servers of one build, as two server processes of
+ * an app would). Older versions, which have no such check, do not know the flag either.
+ * @param {string} appDir
+ * @returns {Promise<boolean>}
+ */
+async function bypassesLock(appDir) {
+	try {
+		const manifest = createRequire(path.join(path.resolve(appDir), 'package.json')).resolve('vite/package.json');
+		return (await fs.readFile(path.join(path.dirname(manifest), 'dist', 'node', 'cli.js'), 'utf8')).includes('bypass-lock');
+	} catch {
+		return false;
+	}
+}
+
+/**
  * @typedef {object} Server
  * @property {string} url  e.g. `http://127.0.0.1:41234` (no trailing slash)
  * @property {number} port
@@ -567,10 +584,11 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 	installExitHook();
 	const chosenPort = port ?? (await freePort());
 	const url = `http://127.0.0.1:${chosenPort}`;
+	const vite = mode === 'node' ? undefined : localBin(appDir, 'vite');
 	const server =
-		mode === 'node'
+		vite === undefined
 			? [node, ...nodeArgs, 'build']
-			: [localBin(appDir, 'vite'), mode, '--host', '127.0.0.1', '--port', String(chosenPort), '--strictPort'];
+			: [vite, mode, '--host', '127.0.0.1', '--port', String(chosenPort), '--strictPort', ...(await bypassesLock(appDir) ? ['--bypass-lock'] : [])];
 	const [command, ...args] = cpu === undefined ? server : ['taskset', '-c', cpu, ...server];
 	const serverEnv = mode === 'node' ? { ...env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(chosenPort), ORIGIN: url } : env;
 	const child = spawn(/** @type {string} */ (command), args, {
