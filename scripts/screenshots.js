@@ -167,7 +167,7 @@ let server;
 let browser;
 try {
 	if (!options.app) {
-		console.log(`screenshots: create-auth --yes --providers ${PROVIDERS} in ${appDir} (installs; about a minute)...`);
+		console.log(`screenshots: create-auth --yes --providers ${PROVIDERS} --two-factor in ${appDir} (installs; about a minute)...`);
 		const cli = await runCli(appDir, ['--yes', '--providers', PROVIDERS, '--two-factor']);
 		if (cli.exitCode !== 0) throw new Error(`create-auth exited with ${cli.exitCode}\n${cli.stdout}\n${cli.stderr}`);
 	}
