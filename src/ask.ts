@@ -81,7 +81,7 @@ export async function askMissing(given: GivenAnswers, adapters: readonly Adapter
 	const twoFactor =
 		given.twoFactor ??
 		(twoFactorOffered(providers.flatMap((id) => findProvider(id) ?? [])) &&
-			answered(await prompts.confirm({ ...streams, message: 'Let users turn on two-factor authentication (a code from an authenticator app)?', initialValue: false })));
+			answered(await prompts.confirm({ ...streams, message: 'Let users turn on two-factor authentication?', initialValue: false })));
 	const strategy =
 		given.strategy !== undefined
 			? defaults.strategy
