@@ -94,6 +94,18 @@ describe('secret', () => {
 		expect(stdout.join('')).not.toContain(OLDER);
 	});
 
+	it('with two-factor authentication, says that dropping the older AUTH_SECRET_1 leaves the two-factor keys sealed with it unopened', async () => {
+		const manifest = (twoFactor: boolean) => JSON.stringify({ version: '0.2.0', files: {}, answers: { providers: ['credentials'], ...(twoFactor ? { twoFactor } : {}) } });
+		writeApp({ '.env': `AUTH_SECRET=${OLD}\nAUTH_SECRET_1=${OLDER}\n`, 'src/auth.ts': AUTH_TS, '.create-auth/manifest.json': manifest(true) });
+		await secret({ cwd: root });
+		expect(stdout.join('')).toContain('Two-factor keys still sealed with it no longer open');
+		stdout.length = 0;
+		writeApp({ '.env': `AUTH_SECRET=${OLD}\nAUTH_SECRET_1=${OLDER}\n`, '.create-auth/manifest.json': manifest(false) });
+		await secret({ cwd: root });
+		expect(stdout.join('')).toContain('older AUTH_SECRET_1');
+		expect(stdout.join('')).not.toContain('Two-factor');
+	});
+
 	it('creates a missing .env with AUTH_SECRET only', async () => {
 		writeApp({ 'src/auth.ts': AUTH_TS });
 		await secret({ cwd: root });

@@ -20,7 +20,8 @@ export interface SecretOptions {
  * `create-auth secret`: rotates AUTH_SECRET in the app's `.env`. A fresh secret (32 random
  * bytes, base64url: 43 characters) becomes AUTH_SECRET; the previous one moves to
  * AUTH_SECRET_1, where the generated `src/auth.ts` still opens the sessions it sealed but seals
- * no new ones. An older AUTH_SECRET_1 is dropped (said so). Every other line of `.env` stays
+ * no new ones. An older AUTH_SECRET_1 is dropped (said so; with two-factor authentication, also
+ * that the TOTP keys still sealed with it no longer open). Every other line of `.env` stays
  * byte-identical; `.env` is replaced atomically, keeping its permissions ({@link applyOperations}). A missing
  * `.env` is created with AUTH_SECRET only. Secret values are never printed.
  *
@@ -35,7 +36,7 @@ export interface SecretOptions {
  *   cannot be written or changed meanwhile (it is then left as it was)
  */
 export async function secret(options: SecretOptions): Promise<number> {
-	const { project } = await loadApp(options.cwd);
+	const { project, manifest } = await loadApp(options.cwd);
 	const source = project.files['.env'];
 	const fresh = randomBytes(32).toString('base64url');
 	const rotation = rotateSecret(source, fresh);
@@ -75,6 +76,12 @@ export async function secret(options: SecretOptions): Promise<number> {
 	}
 	if (rotation.dropped) {
 		prompts.log.warn('The older AUTH_SECRET_1 (from the rotation before) was dropped: sessions still sealed with it now end.');
+		// A TOTP secret is sealed again under the current secret at its next use only (two-factor/factor.ts).
+		if (manifest?.answers.twoFactor) {
+			prompts.log.warn(
+				"Two-factor keys still sealed with it no longer open: users who have not entered a code since the rotation before need one of their recovery codes. If that matters, put the dropped secret back as AUTH_SECRET_2 in src/auth's secret list until they have."
+			);
+		}
 	}
 	if (process.env.AUTH_SECRET) {
 		prompts.log.warn("AUTH_SECRET is also set in this shell's environment, which wins over .env: unset it, or rotate it there too.");
