@@ -86,18 +86,20 @@ const outDir = options.out
 		: path.join(repoRoot, 'docs', 'screenshots');
 
 /**
- * Creates the user the signed-in pages show; a reused app may have it already, and then the
- * sign-up is refused, harmlessly.
+ * Signs `email` up on a new page, left open and signed in; a reused app may have the user already,
+ * and then the sign-up is refused, harmlessly.
  * @param {import('../e2e/harness/browser.js').Browser} browser
+ * @param {string} email
+ * @returns {Promise<{ page: import('playwright-core').Page, signedUp: boolean }>}
  */
-async function signUp(browser) {
+async function signUp(browser, email) {
 	const page = await browser.newPage();
 	await page.goto('/signup');
-	await page.getByLabel('Email').fill(EMAIL);
+	await page.getByLabel('Email').fill(email);
 	await page.getByLabel('Password').fill(PASSWORD);
 	await page.getByRole('button', { name: 'Create account' }).click();
 	await page.waitForLoadState();
-	await page.close();
+	return { page, signedUp: new URL(page.url()).pathname === '/' };
 }
 
 /**
@@ -124,13 +126,8 @@ const TWO_FACTOR_EMAIL = 'grace@example.com';
  * @param {import('../e2e/harness/browser.js').Browser} browser
  */
 async function enrolSecondUser(browser) {
-	const page = await browser.newPage();
-	await page.goto('/signup');
-	await page.getByLabel('Email').fill(TWO_FACTOR_EMAIL);
-	await page.getByLabel('Password').fill(PASSWORD);
-	await page.getByRole('button', { name: 'Create account' }).click();
-	await page.waitForLoadState();
-	if (new URL(page.url()).pathname === '/') {
+	const { page, signedUp } = await signUp(browser, TWO_FACTOR_EMAIL);
+	if (signedUp) {
 		await page.goto('/account');
 		const section = page.getByRole('region', { name: 'Two-factor authentication' });
 		await section.getByRole('button', { name: 'Set up two-factor authentication' }).click();
@@ -175,7 +172,7 @@ try {
 	server = await start(appDir, { mode: 'preview' });
 	browser = await launchBrowser({ baseURL: server.url });
 	await fs.mkdir(outDir, { recursive: true });
-	await signUp(browser);
+	await (await signUp(browser, EMAIL)).page.close();
 	await enrolSecondUser(browser);
 
 	for (const viewport of /** @type {ViewportName[]} */ (Object.keys(VIEWPORTS))) {
