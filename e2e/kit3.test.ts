@@ -222,7 +222,7 @@ for (const { fixture, providers, ext } of FIXTURES) {
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
 		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'jwt' }));
 		sessionsFlows(() => ({ server: server!, browser: browser!, inbox }), { strategy: 'jwt', reauthentication: ext === 'ts' });
-		if (ext === 'ts') twoFactorFlows(() => ({ server: server!, browser: browser!, inbox }), { passkeys: true });
+		if (ext === 'ts') twoFactorFlows(() => ({ server: server!, browser: browser!, inbox }), { passkeys: true, quickRevalidation: true });
 		// Runtime behaviour over HTTP, which the language of the generated files does not change.
 		if (ext === 'ts') defenceFlows(() => ({ server: server!, browser: browser! }));
 		if (ext === 'ts') passkeyFlows(() => ({ server: server!, browser: browser!, authenticators: async () => sqliteCount(appDir, 'auth_authenticators') }));

@@ -53,6 +53,8 @@ async function enrolled(app: TwoFactorApp, page: Page, url: string, prefix: stri
 	await section.getByRole('button', { name: 'Turn on' }).click();
 	const codes = section.locator('.codes code');
 	await expect.poll(() => codes.count()).toBe(10);
+	// OWASP ASVS 5.0 7.4.3: a new factor ends the other sessions (JWTs at their next revalidation).
+	expect(await section.getByRole('status').textContent()).toContain('Two-factor authentication is on. Your other devices are signed out within a minute.');
 	return { email, key, recoveryCodes: await codes.allTextContents() };
 }
 
@@ -82,9 +84,11 @@ async function secondStep(page: Page, code: string, recovery = false): Promise<v
 
 /**
  * Registers the flows as tests of the enclosing `describe`; `passkeys`: the app has them (and its
- * relying party is `localhost`), so the passkey sign-in is tried too.
+ * relying party is `localhost`), so the passkey sign-in is tried too; `quickRevalidation`: its JWT
+ * sessions are revalidated within seconds, so turning the factor off is shown to sign another
+ * device out (with the default minute, only the page says so).
  */
-export function twoFactorFlows(app: () => TwoFactorApp, { passkeys = false }: { passkeys?: boolean } = {}): void {
+export function twoFactorFlows(app: () => TwoFactorApp, { passkeys = false, quickRevalidation = false }: { passkeys?: boolean; quickRevalidation?: boolean } = {}): void {
 	it("turns on with the app's first code (ten recovery codes shown once); the next sign-in stops after the password, no guarded page opens meanwhile, and the app's code signs in", async () => {
 		const { server, browser } = app();
 		const page = await freshPage(browser);
@@ -157,12 +161,25 @@ export function twoFactorFlows(app: () => TwoFactorApp, { passkeys = false }: { 
 		}
 		await secondStep(page, recoveryCodes[2]!, true);
 		await page.waitForURL((target) => target.pathname !== '/signin/two-factor');
+		const other = quickRevalidation ? await freshPage(browser) : undefined;
+		if (other) {
+			await firstStep(other, server.url, email, password);
+			await secondStep(other, recoveryCodes[4]!, true);
+			await other.waitForURL((target) => target.pathname !== '/signin/two-factor');
+			expect(await signedInAs(other, server.url, email)).toBe(true);
+		}
 
 		await page.goto(`${server.url}/account`);
 		const section = sectionOf(page);
 		await section.getByLabel('Code from your app, or a recovery code').fill(recoveryCodes[3]!);
 		await section.getByRole('button', { name: 'Turn off' }).click();
-		await expect.poll(() => section.getByRole('status').textContent()).toBe('Two-factor authentication is off.');
+		await expect.poll(() => section.getByRole('status').textContent()).toBe('Two-factor authentication is off. Your other devices are signed out within a minute.');
+		// OWASP ASVS 5.0 7.4.3: removing a factor ends the user's other sessions; this one goes on.
+		if (other) {
+			await expect.poll(() => signedInAs(other, server.url, email), { timeout: 15_000, interval: 1000 }).toBe(false);
+			expect(await signedInAs(page, server.url, email)).toBe(true);
+			await other.context().close();
+		}
 		await signOut(page, server.url);
 		await page.goto(`${server.url}/signin`);
 		await submitCredentials(page, 'Sign in', email, password);

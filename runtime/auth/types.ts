@@ -9,6 +9,12 @@ export interface User {
 	name?: string | null;
 	email?: string | null;
 	image?: string | null;
+	/**
+	 * In an app with two-factor authentication (`TwoFactor()`): whether the user has it on, as of
+	 * this session's sign-in, or its change in this browser (turning it on or off ends the user's
+	 * other sessions unless `TwoFactor({ endOtherSessions: false })`). Absent in an app without it.
+	 */
+	twoFactor?: boolean;
 }
 
 /**

@@ -51,6 +51,12 @@ describe('runChecks', () => {
 		expect(new Set(ids).size).toBe(ids.length);
 	});
 
+	it('adds two-factor on apps set up with it', () => {
+		const base = input();
+		const manifest = { ...base.manifest!, answers: { ...base.manifest!.answers, twoFactor: true } };
+		expect(runChecks({ ...base, manifest }).map((check) => check.id)).toContain('two-factor');
+	});
+
 	it('adds env-declared on apps with explicit environment variables', () => {
 		expect(runChecks(input({ explicitEnv: true })).map((check) => check.id)).toContain('env-declared');
 	});

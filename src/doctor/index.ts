@@ -7,6 +7,7 @@ import { installChecks } from './install.js';
 import { manifestCheck, manifestChecks } from './manifest.js';
 import { originChecks } from './origin.js';
 import { secretChecks } from './secrets.js';
+import { twoFactorChecks } from './two-factor.js';
 
 /**
  * Runs every check over the gathered input. Pure. Without a manifest the only check is the
@@ -20,11 +21,12 @@ export function runChecks(input: DoctorInput): Check[] {
 	return [
 		first,
 		...manifestChecks({ ...input, manifest }),
-		...secretChecks(input),
+		...secretChecks({ ...input, answers }),
 		...originChecks({ ...input, answers }),
 		...missingEnvChecks({ ...input, answers }),
 		...declaredEnvChecks({ ...input, answers }),
 		...(input.adapter ? adapterChecks(input.adapter) : []),
+		...twoFactorChecks({ ...input, manifest }),
 		...installChecks(input),
 		...existingAuthChecks({ ...input, manifest })
 	];

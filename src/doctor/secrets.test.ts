@@ -41,6 +41,13 @@ describe('secretChecks', () => {
 		expect(run({ env: { AUTH_SECRET: good, AUTH_SECRET_1: good } })['auth-secret-1']).toMatchObject({ status: 'ok', hint: expect.stringContaining('30 days') });
 	});
 
+	it('in an app with two-factor, says to keep AUTH_SECRET_1 until those users signed in, not 30 days', () => {
+		const checks = secretChecks({ env: envSources({ env: { AUTH_SECRET: good, AUTH_SECRET_1: good } }), dependencies: node, answers: { twoFactor: true } });
+		const hint = checks.find((check) => check.id === 'auth-secret-1')?.hint;
+		expect(hint).toMatch(/until every user with two-factor on has signed in since the rotation/);
+		expect(hint).not.toContain('30 days');
+	});
+
 	it('is an error when AUTH_SECRET_1 is set but too short (the runtime refuses every short secret)', () => {
 		expect(run({ env: { AUTH_SECRET: good, AUTH_SECRET_1: 'old' } })['auth-secret-1']).toMatchObject({ status: 'error', message: expect.stringContaining('has 3 characters') });
 	});

@@ -1,3 +1,4 @@
+import type { Answers } from '../answers.js';
 import { deployTarget, lookupEnv, type Check, type EnvSources } from './check.js';
 
 /** The runtime refuses a shorter secret (MissingSecret). */
@@ -15,7 +16,7 @@ const ROTATE = 'Run npx create-auth secret to write a fresh one to .env.';
  * environment; a `warn` there would fail every correct setup, so doctor could never pass.
  * When AUTH_SECRET comes from this process's environment, the message says so instead.
  */
-export function secretChecks(input: { env: EnvSources; dependencies: Record<string, string> }): Check[] {
+export function secretChecks(input: { env: EnvSources; dependencies: Record<string, string>; answers?: Pick<Answers, 'twoFactor'> }): Check[] {
 	const { env } = input;
 	const secret = lookupEnv(env, 'AUTH_SECRET');
 	const previous = lookupEnv(env, 'AUTH_SECRET_1');
@@ -53,7 +54,9 @@ export function secretChecks(input: { env: EnvSources; dependencies: Record<stri
 			id: 'auth-secret-1',
 			status: 'ok',
 			message: `AUTH_SECRET_1 is set (from ${previous.source}): sessions sealed with the previous secret still open.`,
-			hint: 'Remove it 30 days (the session maxAge) after the rotation.'
+			hint: input.answers?.twoFactor
+				? "Keep it until every user with two-factor on has signed in since the rotation: each one's authenticator key is sealed again with the new secret at their next sign-in, and still-old keys open only with AUTH_SECRET_1 (without it, those users need a recovery code)."
+				: 'Remove it 30 days (the session maxAge) after the rotation.'
 		});
 	}
 

@@ -32,6 +32,11 @@ export interface JWT extends Record<string, unknown> {
 	 * once the user's is different (docs/api.md#ending-sessions). Set by the runtime.
 	 */
 	session_version?: number;
+	/**
+	 * In an app with two-factor authentication: whether the user had it on when the session was
+	 * issued (`session.user.twoFactor`). Set by the runtime.
+	 */
+	two_factor?: boolean;
 }
 
 /**
@@ -162,13 +167,20 @@ export interface AccountMethods<P extends ProviderConfig = ProviderConfig> {
 /**
  * The second step of a sign-in, asked by every sign-in before its session starts: what
  * `TwoFactor()` (`two-factor/index.ts`) makes, so an app without it loads none of its code.
- * `challenge`: where `user`, who just passed a first factor with `account`, goes next for the
- * second step (the pending sign-in kept, no session started), or undefined when they need none;
+ * `challenge`: for `user`, who just passed a first factor with `account` (and `profile`, from
+ * OAuth), either `secondStep`, the page they go to next (the pending sign-in kept, no session
+ * started), or `enabled`, whether they have a second factor on (the session's `user.twoFactor`);
  * `redirectTo` is where the sign-in goes once done.
  * @see create-auth docs/api.md#two-factor-authentication
  */
 export interface SecondFactor {
-	challenge(event: RequestEvent, config: ResolvedConfig, user: User, account: Account, redirectTo: string | undefined): Promise<string | undefined>;
+	challenge(
+		event: RequestEvent,
+		config: ResolvedConfig,
+		user: User,
+		account: Account,
+		{ profile, redirectTo }: { profile?: Profile; redirectTo?: string }
+	): Promise<{ secondStep: string } | { secondStep?: undefined; enabled: boolean }>;
 	/** Called once the config is resolved: throws `MissingAdapter` for an adapter without what it needs. */
 	check?(config: ResolvedConfig): void;
 }

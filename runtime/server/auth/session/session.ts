@@ -60,7 +60,12 @@ export function deleteSessionCookie(context: SessionContext, config: ResolvedCon
 	return value;
 }
 
-const toSessionUser = (token: JWT): User => ({ id: token.sub, name: token.name, email: token.email, image: token.picture });
+/** The session's user of claims `token`; `twoFactor` only in an app with two-factor authentication. */
+function toSessionUser(token: JWT): User {
+	const user: User = { id: token.sub, name: token.name, email: token.email, image: token.picture };
+	if (typeof token.two_factor === 'boolean') user.twoFactor = token.two_factor;
+	return user;
+}
 
 /** What a visitor reads while the session store is unreachable (the cause goes to the log). */
 export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please try again shortly.';
@@ -142,14 +147,14 @@ async function stillHeld(config: ResolvedConfig, token: JWT): Promise<boolean> {
 }
 
 /**
- * The runtime's own claims (`auth_time`, `session_version`, `email_verified: false`) of `from`
+ * The runtime's own claims (`auth_time`, `session_version`, `email_verified: false`, `two_factor`) of `from`
  * that a `jwt` callback's token `to` lacks, put back: a callback that builds a new token rather
  * than changing the one it is given keeps the session's revalidation and freshness.
  */
 function withRuntimeClaims(to: JWT, from: JWT): JWT {
 	if (to === from) return to;
 	const kept: JWT = { ...to };
-	for (const claim of ['auth_time', 'session_version', 'email_verified'] as const) {
+	for (const claim of ['auth_time', 'session_version', 'email_verified', 'two_factor'] as const) {
 		if (from[claim] !== undefined && kept[claim] === undefined) (kept as Record<string, unknown>)[claim] = from[claim];
 	}
 	return kept;
@@ -224,6 +229,8 @@ async function readDatabaseSession(context: SessionContext, config: ResolvedConf
 		user: toUser(user),
 		expires: new Date(expires).toISOString()
 	};
+	const { twoFactor } = sessionTokenFacts(sessionToken);
+	if (twoFactor !== undefined) session.user!.twoFactor = twoFactor;
 	return config.callbacks.session ? config.callbacks.session({ session, user }) : session;
 }
 
@@ -314,9 +321,10 @@ async function continuePreviousSession(context: SessionContext, config: Resolved
 
 /**
  * Starts a session for a signed-in user: an encrypted JWT cookie (after the `jwt` callback
- * with `trigger: 'signIn'`, the account and, for OAuth, the profile; `auth_time` now, and the
- * user's `session_version`), or a database session row stored under the hash of the token the
- * cookie carries ({@link storedSessionKey}), with the sign-in's details. Every sign-in is a new
+ * with `trigger: 'signIn'`, the account and, for OAuth, the profile; `auth_time` now, the
+ * user's `session_version`, and `two_factor` when `user.twoFactor` is set), or a database session
+ * row stored under the hash of the token the cookie carries ({@link storedSessionKey}), with the
+ * sign-in's details (the token carries the sign-in time and `user.twoFactor`). Every sign-in is a new
  * session (OWASP ASVS 5.0 7.2.4): a database session the browser had before is deleted.
  * @throws {MissingAdapter} database strategy and the adapter lacks `createSession`.
  * @throws whatever the `jwt` callback throws; returns false when it returns null.
@@ -331,10 +339,11 @@ export async function startSession(
 	if (config.strategy === 'database') {
 		if (!user.id) throw new CallbackRouteError('The database strategy needs authorize() to return a user id.');
 		await endDatabaseSession(context, config);
-		await startDatabaseSession(context, config, user.id, new Date(Date.now() + config.maxAge * 1000), true);
+		await startDatabaseSession(context, config, user.id, new Date(Date.now() + config.maxAge * 1000), true, user.twoFactor);
 		return true;
 	}
 	const defaults: JWT = { sub: user.id, name: user.name, email: user.email, picture: user.image, auth_time: epochSeconds() };
+	if (user.twoFactor !== undefined) defaults.two_factor = user.twoFactor;
 	Object.assign(defaults, runtimeClaims(await storedUser(config, user.id), user.email));
 	return (await startJwtSession(context, config, defaults, { user, account, profile, trigger: 'signIn' })) !== undefined;
 }
@@ -379,11 +388,19 @@ function runtimeClaims(stored: AdapterUser | null, email: string | null | undefi
  * ({@link storedSessionKey}) and sets the cookie to the token, which it returns. With an adapter
  * that lists sessions (create-auth's, whose tables have the columns), the row records the
  * request's `User-Agent` (512 characters at most) and client address, and, when `signedIn` (a
- * sign-in now, not a session continued from another library), `createdAt`.
+ * sign-in now, not a session continued from another library), `createdAt`; the token then carries
+ * the sign-in time and `twoFactor` ({@link randomSessionToken}).
  * @throws {AdapterError} / {@link MissingAdapter} from `createSession`
  */
-async function startDatabaseSession(context: SessionContext, config: ResolvedConfig, userId: string, expires: Date, signedIn: boolean): Promise<string> {
-	const sessionToken = randomSessionToken(signedIn ? epochSeconds() : undefined);
+async function startDatabaseSession(
+	context: SessionContext,
+	config: ResolvedConfig,
+	userId: string,
+	expires: Date,
+	signedIn: boolean,
+	twoFactor?: boolean
+): Promise<string> {
+	const sessionToken = randomSessionToken(signedIn ? { signInTime: epochSeconds(), twoFactor } : {});
 	const session: AdapterSession = { sessionToken: storedSessionKey(sessionToken), userId, expires };
 	if (config.adapter?.listSessionsByUserId) {
 		if (signedIn) session.createdAt = new Date();
@@ -404,24 +421,35 @@ function requestAddress(context: SessionContext): string | undefined {
 	}
 }
 
-/**
- * A database session's token: 32 bytes from the CSPRNG (256 bits), base64url; for a sign-in,
- * followed by `.` and its time, epoch seconds ({@link signInTimeOf} reads it back).
- */
-function randomSessionToken(signedInAt?: number): string {
-	const random = randomBytes(32).toString('base64url');
-	return signedInAt === undefined ? random : `${random}.${signedInAt}`;
+/** What a database session's token carries besides its random part ({@link randomSessionToken}). */
+interface SessionTokenFacts {
+	/** When the user signed in: epoch seconds. */
+	signInTime?: number;
+	/** In an app with two-factor authentication: whether the user had it on (`user.twoFactor`). */
+	twoFactor?: boolean;
 }
 
 /**
- * The sign-in time a database session's token carries (epoch seconds; see
- * {@link randomSessionToken}), or undefined. The token cannot be edited: its row is found by the
- * token's hash, so a changed time finds no session. It gives the sign-in time with adapters whose
- * sessions have no `createdAt` (Auth.js's), for the re-authentication check.
+ * A database session's token: 32 bytes from the CSPRNG (256 bits), base64url; for a sign-in,
+ * followed by `.` and its time (epoch seconds), then, when `twoFactor` is set, by `.1` (on) or
+ * `.0` (off). {@link sessionTokenFacts} reads them back.
  */
-function signInTimeOf(sessionToken: string): number | undefined {
-	const time = /\.(\d{1,12})$/.exec(sessionToken)?.[1];
-	return time === undefined ? undefined : Number(time);
+function randomSessionToken({ signInTime, twoFactor }: SessionTokenFacts): string {
+	const random = randomBytes(32).toString('base64url');
+	if (signInTime === undefined) return random;
+	return twoFactor === undefined ? `${random}.${signInTime}` : `${random}.${signInTime}.${twoFactor ? 1 : 0}`;
+}
+
+/**
+ * What a database session's token carries (see {@link randomSessionToken}). It cannot be edited:
+ * its row is found by the token's hash, so a changed time or flag finds no session. The sign-in
+ * time serves adapters whose sessions have no `createdAt` (Auth.js's), for the re-authentication
+ * check; the flag spares a second-factor lookup on every request.
+ */
+function sessionTokenFacts(sessionToken: string): SessionTokenFacts {
+	const match = /\.(\d{1,12})(?:\.([01]))?$/.exec(sessionToken);
+	if (!match) return {};
+	return { signInTime: Number(match[1]), twoFactor: match[2] === undefined ? undefined : match[2] === '1' };
 }
 
 /**
@@ -473,6 +501,38 @@ export async function endOtherSessions(context: SessionContext, config: Resolved
 		if (value) forgetRevalidation(value);
 	}
 	return 0;
+}
+
+/**
+ * After the user turned two-factor authentication on or off in this browser: with `endOthers`,
+ * every other session of the user ends first ({@link endOtherSessions}); then this browser's
+ * session carries the new `user.twoFactor`. A JWT is re-issued with `two_factor` (its other
+ * claims kept); a database session moves to a new token that carries it (the row's details and
+ * expiry kept, the old row deleted). Nothing happens to a session that is not `userId`'s.
+ * @throws {MissingAdapter} the adapter lacks a method it needs.
+ * @throws {AdapterError} the adapter failed.
+ */
+export async function changeSessionTwoFactor(context: SessionContext, config: ResolvedConfig, userId: string, twoFactor: boolean, endOthers: boolean): Promise<void> {
+	if (endOthers) await endOtherSessions(context, config, userId);
+	const value = getCookie(context, config);
+	if (!value) return;
+	if (config.strategy === 'jwt') {
+		const token = await decodeToken(value, config.secrets);
+		if (token?.sub !== userId) return;
+		setCookie(context, config, await encodeToken({ ...token, two_factor: twoFactor }, config.secrets[0]!, config.maxAge, epochSeconds()), config.maxAge);
+		forgetRevalidation(value);
+		return;
+	}
+	const stored = storedSessionKey(value);
+	const found = await need(config, 'getSessionAndUser')(stored);
+	if (found?.user.id !== userId) return;
+	const { createdAt } = found.session;
+	const signInTime = sessionTokenFacts(value).signInTime ?? (createdAt ? Math.floor(createdAt.getTime() / 1000) : undefined);
+	const next = randomSessionToken({ signInTime, twoFactor });
+	await need(config, 'createSession')({ ...found.session, sessionToken: storedSessionKey(next) });
+	await need(config, 'deleteSession')(stored);
+	config.sessionCache?.delete(value);
+	setCookie(context, config, next, config.maxAge);
 }
 
 /**
@@ -530,7 +590,7 @@ async function readCurrentSession(value: string, config: ResolvedConfig): Promis
 	const found = await need(config, 'getSessionAndUser')(storedKey);
 	if (!found) return null;
 	const createdAt = found.session.createdAt;
-	return { storedKey, authTime: createdAt ? Math.floor(createdAt.getTime() / 1000) : signInTimeOf(value) };
+	return { storedKey, authTime: createdAt ? Math.floor(createdAt.getTime() / 1000) : sessionTokenFacts(value).signInTime };
 }
 
 /**

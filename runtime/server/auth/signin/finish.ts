@@ -25,7 +25,7 @@ export async function redirectTarget(event: RequestEvent, config: ResolvedConfig
 /**
  * The last steps of every sign-in, once a provider has vouched for the user: the `signIn`
  * callback, the second factor's challenge (`config.twoFactor`: a user who turned it on goes to
- * its step, with no session yet), then the session. Returns the URL the `signIn` callback chose,
+ * its step, with no session yet), then the session (with `user.twoFactor` in an app that has it). Returns the URL the `signIn` callback chose,
  * or the second step's, if either applies. `extra.redirectTo`: where the sign-in goes once done
  * (kept for after the second step).
  * @throws {AccessDenied} the `signIn` callback returned false, or the `jwt` callback null.
@@ -41,9 +41,10 @@ export async function completeSignIn(
 	const allowed = (await config.callbacks.signIn?.({ user, account, ...extra })) ?? true;
 	if (allowed === false) throw new AccessDenied('The signIn callback refused the sign-in.', { provider: account.provider });
 	const chosen = typeof allowed === 'string' ? allowed : undefined;
-	const secondStep = await config.twoFactor?.challenge(event, config, user, account, chosen ?? redirectTo);
-	if (secondStep) return secondStep;
-	if (!(await startSession(event, config, user, account, extra.profile))) throw new AccessDenied('The jwt callback returned null.');
+	const second = await config.twoFactor?.challenge(event, config, user, account, { profile: extra.profile, redirectTo: chosen ?? redirectTo });
+	if (second?.secondStep !== undefined) return second.secondStep;
+	const signedIn = second ? { ...user, twoFactor: second.enabled } : user;
+	if (!(await startSession(event, config, signedIn, account, extra.profile))) throw new AccessDenied('The jwt callback returned null.');
 	return chosen;
 }
 

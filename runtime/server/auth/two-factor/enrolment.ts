@@ -18,7 +18,7 @@ import { requestConfig, requireUser } from '../http/guards.js';
 import { countAttempt } from '../limits/rate-limit.js';
 import { authCookie } from '../session/cookies.js';
 import { seal, unseal } from '../session/jwt.js';
-import { currentSession } from '../session/session.js';
+import { changeSessionTwoFactor, currentSession } from '../session/session.js';
 import { checkSecondFactor, sealTotpSecret } from './factor.js';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
 import type { TwoFactorConfig } from './second-factor.js';
@@ -110,6 +110,17 @@ async function wrongCode(event: RequestEvent, config: ResolvedConfig, userId: st
 }
 
 /**
+ * After two-factor was turned on or off (`enabled`): this browser's session says so, and the
+ * user's other sessions end unless `TwoFactor({ endOtherSessions: false })`
+ * ({@link changeSessionTwoFactor}). Returns whether they ended.
+ */
+async function sessionsChanged(event: RequestEvent, config: ResolvedConfig, userId: string, enabled: boolean): Promise<boolean> {
+	const endOthers = twoFactorOf(config)?.endOtherSessions ?? true;
+	await changeSessionTwoFactor(event, config, userId, enabled, endOthers);
+	return endOthers;
+}
+
+/**
  * The account page's "Set up two-factor authentication" action: a new secret for this browser
  * (sealed in a cookie on the account page's path, 10 minutes), which the page then shows as a QR
  * code and as text. Nothing is stored yet.
@@ -128,12 +139,13 @@ export async function startTwoFactorSetup(event: RequestEvent): Promise<{ twoFac
 /**
  * The account page's "Turn on" action, field `code`: the app's current code for the secret of
  * this browser's setup. Then the secret (sealed) and ten new recovery codes (their hashes) are
- * stored, that code's step counted as used, the setup cookie deleted and a notice sent.
- * @returns `{ recoveryCodes }`, the codes to show once; or 400 `InvalidCode` (nothing stored),
+ * stored, that code's step counted as used, the setup cookie deleted, the sessions changed
+ * ({@link sessionsChanged}: this one says `user.twoFactor`, the others end) and a notice sent.
+ * @returns `{ recoveryCodes, othersSignedOut }`, the codes to show once; or 400 `InvalidCode` (nothing stored),
  *   400 `SetupExpired` (no setup on this browser), 401 `ReauthenticationRequired`.
  * @throws {AdapterError} the adapter failed.
  */
-export async function enableTwoFactor(event: RequestEvent): Promise<{ recoveryCodes: string[] } | Refusal | AccountFailure> {
+export async function enableTwoFactor(event: RequestEvent): Promise<{ recoveryCodes: string[]; othersSignedOut: boolean } | Refusal | AccountFailure> {
 	const found = await changer(event, 'enableTwoFactor');
 	if ('status' in found) return found;
 	const { userId, email, config } = found;
@@ -145,8 +157,9 @@ export async function enableTwoFactor(event: RequestEvent): Promise<{ recoveryCo
 	await need(config, 'createTwoFactor')({ userId, secret: await sealTotpSecret(secret, config), createdAt: new Date(), lastUsedStep: step }, recoveryCodes.map((code) => recoveryCodeHash(code)!));
 	const { name, options } = setupCookie(event.url, config);
 	event.cookies.delete(name, options);
+	const othersSignedOut = await sessionsChanged(event, config, userId, true);
 	sendNotice(event, config, email, 'two-factor-enabled');
-	return { recoveryCodes };
+	return { recoveryCodes, othersSignedOut };
 }
 
 /**
@@ -169,17 +182,19 @@ export async function regenerateRecoveryCodes(event: RequestEvent): Promise<{ re
 
 /**
  * The account page's "Turn off" action, field `code`: a current code (from the app, or a
- * recovery code; limited as {@link wrongCode} says). The secret and every recovery code are deleted.
- * @returns `{ twoFactorDisabled: true }`; or 400 `InvalidCode`, 429, 401 `ReauthenticationRequired`.
+ * recovery code; limited as {@link wrongCode} says). The secret and every recovery code are
+ * deleted, and the sessions changed ({@link sessionsChanged}).
+ * @returns `{ twoFactorDisabled: true, othersSignedOut }`; or 400 `InvalidCode`, 429, 401 `ReauthenticationRequired`.
  * @throws {AdapterError} the adapter failed.
  */
-export async function disableTwoFactor(event: RequestEvent): Promise<{ twoFactorDisabled: true } | Refusal | AccountFailure> {
+export async function disableTwoFactor(event: RequestEvent): Promise<{ twoFactorDisabled: true; othersSignedOut: boolean } | Refusal | AccountFailure> {
 	const found = await changer(event, 'disableTwoFactor');
 	if ('status' in found) return found;
 	const { userId, email, config } = found;
 	const refused = await wrongCode(event, config, userId, 'disableTwoFactor');
 	if (refused) return refused;
 	await need(config, 'deleteTwoFactor')(userId);
+	const othersSignedOut = await sessionsChanged(event, config, userId, false);
 	sendNotice(event, config, email, 'two-factor-disabled');
-	return { twoFactorDisabled: true };
+	return { twoFactorDisabled: true, othersSignedOut };
 }

@@ -8,7 +8,8 @@
 import type { Cookies } from '@sveltejs/kit';
 import type { Account, ResolvedConfig } from '../config.js';
 import { appBase } from '../http/app-paths.js';
-import { authCookie } from '../session/cookies.js';
+import type { Profile } from '../providers/types.js';
+import { authCookie, deleteChunkedCookie, getChunkedCookie, setChunkedCookie } from '../session/cookies.js';
 import { seal, unseal } from '../session/jwt.js';
 
 /** Seconds a first factor waits for its second. */
@@ -21,8 +22,12 @@ export interface PendingSignIn extends Record<string, unknown> {
 	id: string;
 	/** The user the first factor signed in. */
 	userId: string;
-	/** The first factor's account (its tokens are not kept). */
-	account: Pick<Account, 'type' | 'provider' | 'providerAccountId'>;
+	/**
+	 * The first factor's account, with an OAuth provider's tokens, and the profile it gave: the
+	 * `jwt` callback gets both when the session starts after the second step.
+	 */
+	account: Account;
+	profile?: Profile;
 	/** Where the sign-in goes once it is done (validated when it started). */
 	redirectTo?: string;
 }
@@ -31,11 +36,14 @@ export interface PendingSignIn extends Record<string, unknown> {
 const pendingCookie = (url: URL, config: ResolvedConfig) =>
 	authCookie(url, config.useSecureCookies, 'two-factor', { path: `${appBase(url, config)}${config.pages.signIn}` });
 
-/** Stores `pending` for {@link PENDING_MAX_AGE} seconds; a sign-in started since replaces it. */
+/**
+ * Stores `pending` for {@link PENDING_MAX_AGE} seconds (in chunks when an OAuth provider's tokens
+ * make it bigger than one cookie); a sign-in started since replaces it.
+ */
 export async function savePendingSignIn(context: { cookies: Cookies; url: URL }, config: ResolvedConfig, pending: PendingSignIn): Promise<void> {
 	const value = await seal(pending, config.secrets[0]!, SALT, PENDING_MAX_AGE, Math.floor(Date.now() / 1000));
 	const { name, options } = pendingCookie(context.url, config);
-	context.cookies.set(name, value, { ...options, maxAge: PENDING_MAX_AGE });
+	setChunkedCookie(context.cookies, name, value, { ...options, maxAge: PENDING_MAX_AGE });
 }
 
 /**
@@ -43,7 +51,7 @@ export async function savePendingSignIn(context: { cookies: Cookies; url: URL },
  * unknown secret, or not of this shape.
  */
 export async function readPendingSignIn(context: { cookies: Cookies; url: URL }, config: ResolvedConfig): Promise<PendingSignIn | null> {
-	const value = context.cookies.get(pendingCookie(context.url, config).name);
+	const value = getChunkedCookie(context.cookies, pendingCookie(context.url, config).name);
 	const pending = value ? await unseal<PendingSignIn>(value, config.secrets, SALT) : null;
 	const valid = pending && typeof pending.id === 'string' && typeof pending.userId === 'string' && typeof pending.account?.provider === 'string';
 	return valid ? pending : null;
@@ -52,5 +60,5 @@ export async function readPendingSignIn(context: { cookies: Cookies; url: URL },
 /** Deletes the pending sign-in's cookie (it is done, or given up). */
 export function endPendingSignIn(context: { cookies: Cookies; url: URL }, config: ResolvedConfig): void {
 	const { name, options } = pendingCookie(context.url, config);
-	context.cookies.delete(name, options);
+	deleteChunkedCookie(context.cookies, name, options);
 }

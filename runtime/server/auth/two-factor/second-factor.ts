@@ -30,6 +30,12 @@ export interface TwoFactorOptions {
 	issuer?: string;
 	/** The second step's page, a path inside the app. Default `/signin/two-factor`. */
 	page?: string;
+	/**
+	 * Whether turning two-factor on or off ends the user's other sessions (OWASP ASVS 5.0 7.4.3:
+	 * after a change of any authentication factor); this browser's continues. Default true. With
+	 * false, their `user.twoFactor` keeps what it was at their sign-in.
+	 */
+	endOtherSessions?: boolean;
 }
 
 /** The config's `twoFactor` as `TwoFactor()` makes it: the hook, and its options resolved. */
@@ -37,6 +43,7 @@ export interface TwoFactorConfig extends SecondFactor {
 	after: readonly FirstFactor[];
 	issuer?: string;
 	page: string;
+	endOtherSessions: boolean;
 }
 
 /** The adapter methods two-factor authentication needs (create-auth's adapters have them all; `hosted-db` does not). */
@@ -55,15 +62,15 @@ export function TwoFactor(options: TwoFactorOptions = {}): TwoFactorConfig {
 		after,
 		issuer: options.issuer,
 		page,
+		endOtherSessions: options.endOtherSessions ?? true,
 		check(config) {
 			requireAdapterMethods(config.adapter, TWO_FACTOR_METHODS, 'Two-factor authentication');
 		},
-		async challenge(event: RequestEvent, config: ResolvedConfig, user: User, account: Account, redirectTo: string | undefined) {
-			if (!user.id || !after.includes(account.type)) return undefined;
-			if (!(await need(config, 'getTwoFactor')(user.id))) return undefined;
-			const { type, provider, providerAccountId } = account;
-			await savePendingSignIn(event, config, { id: randomUUID(), userId: user.id, account: { type, provider, providerAccountId }, redirectTo });
-			return `${appBase(event.url, config)}${page}`;
+		async challenge(event: RequestEvent, config: ResolvedConfig, user: User, account: Account, { profile, redirectTo }) {
+			const enabled = user.id !== undefined && (await need(config, 'getTwoFactor')(user.id)) !== null;
+			if (!enabled || !after.includes(account.type)) return { enabled };
+			await savePendingSignIn(event, config, { id: randomUUID(), userId: user.id!, account, profile, redirectTo });
+			return { secondStep: `${appBase(event.url, config)}${page}` };
 		}
 	};
 }

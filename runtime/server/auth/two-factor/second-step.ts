@@ -95,11 +95,14 @@ function answered(event: RequestEvent, config: ResolvedConfig, err: unknown): Tw
 	return fail(refused.status, { error: refused.data.error, message: refused.data.message });
 }
 
-/** The session of a pending sign-in whose second factor passed; where to go next. */
+/**
+ * The session of a pending sign-in whose second factor passed, with the first factor's account
+ * and profile (an OAuth provider's tokens reach the `jwt` callback); where to go next.
+ */
 async function signInWithSecondFactor(event: RequestEvent, config: ResolvedConfig, pending: PendingSignIn): Promise<string> {
 	const user = await need(config, 'getUser')(pending.userId);
 	if (!user) redirect(303, signInPage(event, config));
-	if (!(await startSession(event, config, toUser(user), { ...pending.account, userId: user.id }))) {
+	if (!(await startSession(event, config, { ...toUser(user), twoFactor: true }, { ...pending.account, userId: user.id }, pending.profile))) {
 		config.logger.error(new AccessDenied('The jwt callback returned null.', { provider: pending.account.provider }));
 		redirect(303, `${signInPage(event, config)}?error=AccessDenied`);
 	}

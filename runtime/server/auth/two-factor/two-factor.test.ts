@@ -209,10 +209,10 @@ describe('signing in with a second factor', () => {
 		const config = resolveConfig({ providers: [], secret, adapter: made.adapter, twoFactor: TwoFactor() });
 		const event = requestEvent('http://localhost/signin', new Jar());
 		const user = { id: made.user.id, email: 'ada@example.com' };
-		expect(await config.twoFactor!.challenge(event, config, user, { type: 'webauthn', provider: 'passkey', providerAccountId: 'c' }, '/')).toBeUndefined();
-		expect(await config.twoFactor!.challenge(event, config, user, { type: 'oidc', provider: 'idp', providerAccountId: 's' }, '/')).toBeUndefined();
+		expect(await config.twoFactor!.challenge(event, config, user, { type: 'webauthn', provider: 'passkey', providerAccountId: 'c' }, {})).toEqual({ enabled: true });
+		expect(await config.twoFactor!.challenge(event, config, user, { type: 'oidc', provider: 'idp', providerAccountId: 's' }, {})).toEqual({ enabled: true });
 		const withOAuth = resolveConfig({ providers: [], secret, adapter: made.adapter, twoFactor: TwoFactor({ after: ['credentials', 'oauth', 'oidc'] }) });
-		expect(await withOAuth.twoFactor!.challenge(event, withOAuth, user, { type: 'oidc', provider: 'idp', providerAccountId: 's' }, '/')).toBe('/signin/two-factor');
+		expect(await withOAuth.twoFactor!.challenge(event, withOAuth, user, { type: 'oidc', provider: 'idp', providerAccountId: 's' }, {})).toEqual({ secondStep: '/signin/two-factor' });
 	});
 
 	it('refuses to start with an adapter that cannot store it: MissingAdapter naming the methods', () => {
@@ -297,7 +297,101 @@ describe('turning it on and off on the account page', () => {
 		const second = replaced.data!.recoveryCodes as string[];
 		expect(second).toHaveLength(10);
 		expect(await actionOutcome(disableTwoFactor, await made.through('http://localhost/account', jar, { code: first[1]! }))).toMatchObject({ status: 400 });
-		expect(await actionOutcome(disableTwoFactor, await made.through('http://localhost/account', jar, { code: second[1]! }))).toEqual({ status: 200, data: { twoFactorDisabled: true }, headers: {} });
+		expect(await actionOutcome(disableTwoFactor, await made.through('http://localhost/account', jar, { code: second[1]! }))).toEqual({ status: 200, data: { twoFactorDisabled: true, othersSignedOut: true }, headers: {} });
 		expect(await made.adapter.getTwoFactor!(made.user.id)).toBeNull();
+	});
+});
+
+describe.each(['jwt', 'database'] as const)('session.user.twoFactor, %s sessions', (strategy) => {
+	const user = async (made: Awaited<ReturnType<typeof app>>, jar: Jar) => ((await made.session(jar)) as { user: Record<string, unknown> } | null)?.user;
+
+	it('says whether the user has it on: false before, true after the second step', async () => {
+		const made = await app({ session: { strategy } });
+		const before = new Jar();
+		await made.signIn(before);
+		expect(await user(made, before)).toMatchObject({ id: made.user.id, twoFactor: false });
+		await withTwoFactor(made);
+		const jar = new Jar();
+		await made.signIn(jar);
+		await made.verify(jar, totpCode(SECRET, Date.now()));
+		expect(await user(made, jar)).toMatchObject({ id: made.user.id, twoFactor: true });
+	});
+
+	it('is absent in an app without TwoFactor()', async () => {
+		const made = await app({ session: { strategy }, twoFactor: undefined });
+		const jar = new Jar();
+		await made.signIn(jar);
+		expect(await user(made, jar)).not.toHaveProperty('twoFactor');
+	});
+
+	// OWASP ASVS 5.0 7.4.3: after a change of an authentication factor, the other sessions can be ended.
+	it('follows turning it on and off in this browser, and ends the user’s other sessions each time', async () => {
+		const made = await app({ session: { strategy } });
+		const other = new Jar();
+		await made.signIn(other);
+		const { jar, secret: totpSecret } = await enable(made);
+		expect(await user(made, jar)).toMatchObject({ twoFactor: true });
+		vi.setSystemTime(Date.now() + 61_000); // past session.revalidateAge: JWT sessions learn they ended
+		expect(await made.session(other)).toBeNull();
+
+		const again = new Jar();
+		await made.signIn(again);
+		await made.verify(again, totpCode(totpSecret, Date.now()));
+		vi.setSystemTime(Date.now() + 30_000);
+		const off = await actionOutcome(disableTwoFactor, await made.through('http://localhost/account', jar, { code: totpCode(totpSecret, Date.now()) }));
+		expect(off).toMatchObject({ status: 200, data: { twoFactorDisabled: true, othersSignedOut: true } });
+		expect(await user(made, jar)).toMatchObject({ id: made.user.id, twoFactor: false });
+		vi.setSystemTime(Date.now() + 61_000);
+		expect(await made.session(again)).toBeNull();
+		expect(await user(made, jar)).toMatchObject({ twoFactor: false });
+	});
+
+	it('with TwoFactor({ endOtherSessions: false }), leaves the other sessions as their sign-in made them', async () => {
+		const made = await app({ session: { strategy }, twoFactor: TwoFactor({ endOtherSessions: false }) });
+		const other = new Jar();
+		await made.signIn(other);
+		const { jar } = await enable(made);
+		vi.setSystemTime(Date.now() + 61_000);
+		expect(await user(made, other)).toMatchObject({ id: made.user.id, twoFactor: false });
+		expect(await user(made, jar)).toMatchObject({ twoFactor: true });
+	});
+});
+
+describe('the database session token’s two-factor flag', () => {
+	// OWASP ASVS 5.0 7.2.1 (session tokens verified by the backend): the token carries the flag,
+	// so a user who edits it to claim a second factor must find no session at all.
+	it('cannot be edited: a token whose .0 is changed to .1 signs no one in', async () => {
+		const made = await app({ session: { strategy: 'database' } });
+		const jar = new Jar();
+		await made.signIn(jar);
+		const value = jar.values.get('auth.session-token')!;
+		expect(value).toMatch(/^[\w-]{43}\.\d+\.0$/);
+		const edited = new Jar();
+		edited.values.set('auth.session-token', value.replace(/\.0$/, '.1'));
+		expect(await made.session(edited)).toBeNull();
+		expect(await made.session(jar)).toMatchObject({ user: { twoFactor: false } });
+	});
+});
+
+describe('an OAuth first factor that the second step follows', () => {
+	it('hands the provider’s tokens and profile to the jwt callback once the second step passes', async () => {
+		const seen: unknown[] = [];
+		const jwt = vi.fn(({ token, account, profile }) => {
+			if (account) seen.push({ access_token: account.access_token, provider: account.provider, profile });
+			return token;
+		});
+		const made = await app({ session: { strategy: 'jwt' }, twoFactor: TwoFactor({ after: ['credentials', 'oidc'] }), callbacks: { jwt } });
+		await withTwoFactor(made);
+		const jar = new Jar();
+		const event = await made.through('http://localhost/signin', jar);
+		const config = resolveConfig({ providers: [], secret, adapter: made.adapter, twoFactor: TwoFactor({ after: ['oidc'] }) });
+		const account = { type: 'oidc' as const, provider: 'idp', providerAccountId: 'sub-1', access_token: 'a'.repeat(2000), id_token: 'i'.repeat(1500), token_type: 'bearer' };
+		const second = await config.twoFactor!.challenge(event, config, { id: made.user.id }, account, { profile: { sub: 'sub-1', groups: ['staff'] }, redirectTo: '/account' });
+		expect(second).toEqual({ secondStep: '/signin/two-factor' });
+		// The tokens make the sealed pending sign-in bigger than one cookie: it is split in chunks.
+		expect([...jar.values.keys()].filter((name) => name.startsWith('auth.two-factor.'))).not.toHaveLength(0);
+		expect(await made.verify(jar, totpCode(SECRET, Date.now()))).toEqual({ redirect: '/account' });
+		expect(seen).toEqual([{ access_token: 'a'.repeat(2000), provider: 'idp', profile: { sub: 'sub-1', groups: ['staff'] } }]);
+		expect([...jar.values.keys()].filter((name) => name.startsWith('auth.two-factor'))).toEqual([]);
 	});
 });
