@@ -244,6 +244,40 @@ export async function runCli(appDir, args, { env = {}, timeout = 600_000, echo =
 	return result;
 }
 
+/** @type {Promise<string> | undefined} */
+let packed;
+
+/**
+ * This repo as `npm publish` would upload it: `npm pack` of the built `dist` (`npm test` builds it
+ * first; `--ignore-scripts`, so `prepare` does not write `dist` again while tests read it), with
+ * package.json's `files` applied, into `.cache/packed/<pid>`. Once per process.
+ * @returns {Promise<string>} the tarball's absolute path
+ */
+export function packedTarball() {
+	packed ??= (async () => {
+		const dir = path.join(repoRoot, '.cache', 'packed', String(process.pid));
+		await fs.mkdir(dir, { recursive: true });
+		const result = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repoRoot, timeout: 120_000 });
+		if (result.exitCode !== 0) throw failure('npm pack', result);
+		return path.join(dir, JSON.parse(result.stdout)[0].filename);
+	})();
+	return packed;
+}
+
+/**
+ * Run create-auth from {@link packedTarball} in `appDir`, as a user runs the published package:
+ * `npx --yes --package=<tarball> create-auth ...args`, so npm installs it and its dependencies from
+ * the registry (a dependency missing from package.json fails here, not in this repo). `CI=1`,
+ * `NO_COLOR=1`, stdin ignored. Never throws on a non-zero exit.
+ * @param {string} appDir
+ * @param {string[]} args
+ * @returns {Promise<RunResult>}
+ */
+export async function runPackedCli(appDir, args) {
+	const tarball = await packedTarball();
+	return run('npx', ['--yes', `--package=${tarball}`, 'create-auth', ...args], { cwd: appDir, env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined }, timeout: 600_000 });
+}
+
 /**
  * `npm install --no-audit --no-fund` in the app. Throws (with the output's tail) on failure.
  * The first install of better-sqlite3 compiles from source, hence the 10-minute default.

@@ -50,6 +50,10 @@ const report = (): DoctorReport => {
 	return JSON.parse(stdout[0]!) as DoctorReport;
 };
 
+
+/** A better-sqlite3 stand-in that opens an in-memory database as doctor's load check does (the real addon is tested in src/driver-load.test.ts). */
+const FAKE_DRIVER = 'module.exports = class { prepare() { return { get: () => ({ 1: 1 }) }; } };';
+
 describe('doctor', () => {
 	it("in a pnpm workspace: a lock file in the app is an error; the driver hoisted to the workspace's node_modules is found", async () => {
 		writeApp({
@@ -58,7 +62,7 @@ describe('doctor', () => {
 			'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
 			'package.json': '{ "name": "monorepo", "private": true }',
 			'node_modules/better-sqlite3/package.json': '{ "name": "better-sqlite3", "main": "index.js" }',
-			'node_modules/better-sqlite3/index.js': '',
+			'node_modules/better-sqlite3/index.js': FAKE_DRIVER,
 			'apps/web/package.json': packageJson,
 			'apps/web/package-lock.json': '{}',
 			[`apps/web/${MANIFEST_PATH}`]: manifest({})
@@ -113,7 +117,7 @@ describe('doctor', () => {
 				[MANIFEST_PATH]: manifest({ version: (await loadToolPackage()).version }),
 				'src/lib/server/auth/kit.ts': 'kit\n',
 				'node_modules/better-sqlite3/package.json': '{"name":"better-sqlite3","main":"index.js"}',
-				'node_modules/better-sqlite3/index.js': ''
+				'node_modules/better-sqlite3/index.js': FAKE_DRIVER
 			});
 		});
 

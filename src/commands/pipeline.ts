@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import * as prompts from '@clack/prompts';
-import { findAdapter } from '../adapters.js';
+import { buildsFor, findAdapter } from '../adapters.js';
 import type { Answers } from '../answers.js';
 import { applyOperations } from '../apply.js';
+import { checkDriver } from '../driver-load.js';
 import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
 import { loadFormatter, type Formatter } from '../format.js';
 import { installDependencies } from '../install.js';
@@ -132,6 +133,7 @@ export async function writeApp(
 			try {
 				const { skippedBuilds } = await installDependencies(project.installRoot, project.packageManager, controller.signal);
 				progress.stop('Dependencies installed');
+				await reportUnloadableDrivers(project, answers);
 				if (skippedBuilds.length > 0) {
 					prompts.log.warn(`${project.packageManager} skipped the build scripts of ${skippedBuilds.join(', ')} (not create-auth's): approve them with pnpm approve-builds if your app needs them.`);
 				}
@@ -173,6 +175,21 @@ export async function writeApp(
 		return { plan, neededNode, installLeft: dependenciesChanged && !installNow, exitCode };
 	} finally {
 		process.off('SIGINT', cancel);
+	}
+}
+
+/**
+ * After an install: the adapter's native drivers (`buildsFor`) loaded and opened with the Node on
+ * the app's PATH ({@link checkDriver}); one that cannot load is reported with why and the fix. The
+ * run goes on: the install is done and the files are right, the driver needs building again.
+ */
+async function reportUnloadableDrivers(project: Project, answers: Answers): Promise<void> {
+	const adapter = findAdapter(answers.adapter);
+	if (!adapter) return;
+	const { dependencies = {}, devDependencies = {} } = JSON.parse(project.packageJson) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+	for (const name of buildsFor(adapter, Object.keys({ ...dependencies, ...devDependencies }))) {
+		const unloadable = await checkDriver(project.root, name, project.packageManager);
+		if (unloadable) prompts.log.error(`${unloadable.message}\n${unloadable.hint}`);
 	}
 }
 

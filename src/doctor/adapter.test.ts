@@ -69,6 +69,9 @@ describe('adapterChecks', () => {
 	});
 });
 
+/** An npm app without Drizzle: only the adapter's own native driver is loaded. */
+const APP = { dependencies: [], manager: 'npm' as const };
+
 describe('probeAdapter', () => {
 	let root: string;
 	beforeEach(() => {
@@ -78,20 +81,42 @@ describe('probeAdapter', () => {
 	afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 	it("resolves the driver from the app's node_modules, not create-auth's", async () => {
-		expect((await probeAdapter(root, 'sqlite', envSources(), 'src/lib'))?.drivers).toEqual([{ name: 'better-sqlite3', resolved: false }]);
+		expect((await probeAdapter(root, 'sqlite', envSources(), 'src/lib', APP))?.drivers).toEqual([{ name: 'better-sqlite3', resolved: false }]);
 		mkdirSync(path.join(root, 'node_modules/better-sqlite3'), { recursive: true });
 		writeFileSync(path.join(root, 'node_modules/better-sqlite3/package.json'), '{"name":"better-sqlite3","main":"index.js"}');
 		writeFileSync(path.join(root, 'node_modules/better-sqlite3/index.js'), '');
-		expect((await probeAdapter(root, 'sqlite', envSources(), 'src/lib'))?.drivers).toEqual([{ name: 'better-sqlite3', resolved: true }]);
+		const [found] = (await probeAdapter(root, 'sqlite', envSources(), 'src/lib', APP))!.drivers;
+		expect(found).toMatchObject({ name: 'better-sqlite3', resolved: true, loaded: false });
+	});
+
+	it('loads a native driver and opens a database with it, under the node on the PATH: ok only when it works', async () => {
+		mkdirSync(path.join(root, 'node_modules'));
+		for (const name of ['better-sqlite3', 'bindings', 'file-uri-to-path']) symlinkSync(path.join(repoRoot, 'node_modules', name), path.join(root, 'node_modules', name));
+		const facts = (await probeAdapter(root, 'sqlite', envSources(), 'src/lib', APP))!;
+		expect(facts.drivers).toEqual([{ name: 'better-sqlite3', resolved: true, loaded: true }]);
+		expect(adapterChecks(facts)[0]).toMatchObject({ status: 'ok', message: "The sqlite adapter's driver is installed and loads (better-sqlite3)." });
+	});
+
+	it('is an error, with why and the fix, for a native driver that is installed but does not load', async () => {
+		mkdirSync(path.join(root, 'node_modules/better-sqlite3'), { recursive: true });
+		writeFileSync(path.join(root, 'node_modules/better-sqlite3/package.json'), '{"name":"better-sqlite3","main":"index.js"}');
+		writeFileSync(path.join(root, 'node_modules/better-sqlite3/index.js'), "throw new Error('Could not locate the bindings file.');");
+		const [check] = adapterChecks((await probeAdapter(root, 'sqlite', envSources(), 'src/lib', APP))!);
+		expect(check).toMatchObject({
+			id: 'adapter-driver',
+			status: 'error',
+			message: `better-sqlite3 cannot load under Node ${process.version}: Error: Could not locate the bindings file. The auth runtime needs it for every sign-in and session.`,
+			hint: expect.stringMatching(/^Run npm rebuild better-sqlite3 with the Node that runs the app/)
+		});
 	});
 
 	it('looks at AUTH_SQLITE_FILE relative to the app, defaulting to auth.sqlite', async () => {
-		expect((await probeAdapter(root, 'sqlite', envSources(), 'src/lib'))?.files).toEqual([file()]);
+		expect((await probeAdapter(root, 'sqlite', envSources(), 'src/lib', APP))?.files).toEqual([file()]);
 		const env = envSources({ env: { AUTH_SQLITE_FILE: 'data/auth.db' } });
-		expect((await probeAdapter(root, 'sqlite', env, 'src/lib'))?.files).toEqual([file({ path: 'data/auth.db', folder: 'missing' })]);
+		expect((await probeAdapter(root, 'sqlite', env, 'src/lib', APP))?.files).toEqual([file({ path: 'data/auth.db', folder: 'missing' })]);
 		mkdirSync(path.join(root, 'data'));
 		writeFileSync(path.join(root, 'data/auth.db'), '');
-		expect((await probeAdapter(root, 'sqlite', env, 'src/lib'))?.files).toEqual([file({ path: 'data/auth.db', file: 'writable' })]);
+		expect((await probeAdapter(root, 'sqlite', env, 'src/lib', APP))?.files).toEqual([file({ path: 'data/auth.db', file: 'writable' })]);
 	});
 });
 
@@ -110,7 +135,7 @@ describe.each(['postgres', 'mysql'] as const)('probeAdapter on a %s server', (di
 		for (const migration of runtimeMigrations(dialect)) writeFileSync(path.join(folder, migration.name), migration.sql);
 	});
 	afterEach(() => rmSync(root, { recursive: true, force: true }));
-	const probe = async (url?: string) => (await probeAdapter(root, dialect, envSources({ env: url ? { DATABASE_URL: url } : {} }), 'src/lib'))?.database;
+	const probe = async (url?: string) => (await probeAdapter(root, dialect, envSources({ env: url ? { DATABASE_URL: url } : {} }), 'src/lib', APP))?.database;
 
 	it('reports DATABASE_URL unset', async () => {
 		expect(await probe()).toMatchObject({ state: 'unset', key: 'DATABASE_URL' });

@@ -2,9 +2,11 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { DATABASE_URL, findAdapter, type AdapterId, type AdapterScaffold } from '../adapters.js';
+import { buildsFor, DATABASE_URL, findAdapter, type AdapterId, type AdapterScaffold } from '../adapters.js';
+import { checkDriver } from '../driver-load.js';
 import { CliError } from '../errors.js';
 import { connectDatabase, pendingMigrations, readMigrations, redactUrl } from '../migrate.js';
+import type { PackageManager } from '../workspace.js';
 import { lookupEnv, type Check, type EnvSources } from './check.js';
 
 /**
@@ -55,34 +57,52 @@ export type DatabaseFacts =
 /** What {@link probeAdapter} found. */
 export interface AdapterFacts {
 	adapter: AdapterId;
-	drivers: Array<{ name: string; resolved: boolean }>;
+	/**
+	 * Its drivers: whether each resolves from the app's folder and, for a native one that does,
+	 * whether it loads under the Node that runs the app (`loaded`) and, when not, why and the fix (`unloadable`).
+	 */
+	drivers: Array<{ name: string; resolved: boolean; loaded?: boolean; unloadable?: { message: string; hint: string } }>;
 	files: AdapterFile[];
 	database?: DatabaseFacts;
 }
 
 /**
- * Looks for the adapter's drivers (resolved as the app's server would, from `root`), whether
- * the files it writes can be written and, for an adapter with migrations whose driver is
+ * Looks for the adapter's drivers (resolved as the app's server would, from `root`; a native one,
+ * of `buildsFor`, also loaded and opened with the `node` on the PATH: {@link checkDriver}),
+ * whether the files it writes can be written and, for an adapter with migrations whose driver is
  * installed, its database: connected to with the app's driver (5 s timeout) and asked which of
  * the app's migration files it has not applied. Never throws for an unreachable database.
  *
  * @param root the app's root folder (absolute)
  * @param libDir the app's lib folder, app-relative (`src/lib`): where the migrations are vendored
+ * @param app the app's dependency names (Drizzle's native driver is the app's own) and its package manager (the fix names it)
  * @returns undefined for an unknown adapter id
  */
-export async function probeAdapter(root: string, adapter: AdapterId, env: EnvSources, libDir: string): Promise<AdapterFacts | undefined> {
+export async function probeAdapter(
+	root: string,
+	adapter: AdapterId,
+	env: EnvSources,
+	libDir: string,
+	app: { dependencies: readonly string[]; manager: PackageManager }
+): Promise<AdapterFacts | undefined> {
 	const scaffold = findAdapter(adapter);
 	if (!scaffold) return undefined;
 	const probe = adapterProbe(scaffold);
 	const require = createRequire(path.join(root, 'package.json'));
-	const drivers = probe.drivers.map((name) => {
-		try {
-			require.resolve(name);
-			return { name, resolved: true };
-		} catch {
-			return { name, resolved: false };
-		}
-	});
+	const native = buildsFor(scaffold, app.dependencies);
+	const names = [...new Set([...probe.drivers, ...native])];
+	const drivers = await Promise.all(
+		names.map(async (name) => {
+			try {
+				require.resolve(name);
+			} catch {
+				return { name, resolved: false };
+			}
+			if (!native.includes(name)) return { name, resolved: true };
+			const unloadable = await checkDriver(root, name, app.manager);
+			return unloadable ? { name, resolved: true, loaded: false, unloadable } : { name, resolved: true, loaded: true };
+		})
+	);
 	const files = await Promise.all(
 		probe.files(env).map(async ({ key, path: file }): Promise<AdapterFile> => {
 			const absolute = path.resolve(root, file);
@@ -126,16 +146,24 @@ async function probeDatabase(root: string, libDir: string, scaffold: AdapterScaf
 }
 
 /**
- * `adapter-driver` (error: a driver the app cannot load); for adapters with a database server,
+ * `adapter-driver` (error: a driver the app cannot find, or a native one that cannot load under
+ * the Node that runs the app, with why and the fix); for adapters with a database server,
  * `adapter-database` (error: its URL unset or the server unreachable) and `adapter-migrations`
  * (error: migrations not applied, so the auth tables are missing or old); for adapters that write
  * files, `adapter-storage` (error: the database file cannot be created or written).
  */
 export function adapterChecks(facts: AdapterFacts): Check[] {
 	const missing = facts.drivers.filter((driver) => !driver.resolved).map((driver) => driver.name);
+	const unloadable = facts.drivers.find((driver) => driver.unloadable)?.unloadable;
 	const checks: Check[] = [
-		missing.length === 0
-			? { id: 'adapter-driver', status: 'ok', message: `The ${facts.adapter} adapter's driver is installed (${facts.drivers.map((d) => d.name).join(', ')}).` }
+		unloadable && missing.length === 0
+			? { id: 'adapter-driver', status: 'error', ...unloadable }
+			: missing.length === 0
+				? {
+						id: 'adapter-driver',
+						status: 'ok',
+						message: `The ${facts.adapter} adapter's driver is installed${facts.drivers.some((d) => d.loaded) ? ' and loads' : ''} (${facts.drivers.map((d) => d.name).join(', ')}).`
+					}
 			: {
 					id: 'adapter-driver',
 					status: 'error',

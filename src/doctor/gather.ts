@@ -49,7 +49,8 @@ export interface DoctorInput {
 /**
  * Reads everything doctor's checks look at, once: the project (as `detectProject` does), the
  * manifest, `.env` and `.env.local`, the manifest's conflict files, what the adapter needs on
- * this machine (its database asked, when it has one), and the lock files in the app's folder.
+ * this machine (its native driver loaded, its database asked, when it has them), and the lock
+ * files in the app's folder.
  *
  * @param root the app's folder
  * @param processEnv the environment the dev server would see (`process.env`)
@@ -64,7 +65,9 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 	for (const file of manifest?.conflicts ?? []) files[file] ??= await read(file);
 
 	const packageJson = JSON.parse(project.packageJson) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+	const dependencies = { ...packageJson.devDependencies, ...packageJson.dependencies };
 	const env = await readEnvSources(project, processEnv);
+	const app = { dependencies: Object.keys(dependencies), manager: project.packageManager };
 	return {
 		manifest,
 		manifestDamaged: manifestText !== undefined && !manifest,
@@ -72,10 +75,10 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 		libDir: project.libDir,
 		base: project.base,
 		explicitEnv: project.kit.explicitEnv || files['src/env.ts'] !== undefined || files['src/env.js'] !== undefined,
-		dependencies: { ...packageJson.devDependencies, ...packageJson.dependencies },
+		dependencies,
 		files,
 		env,
-		adapter: manifest ? await probeAdapter(project.root, manifest.answers.adapter, env, project.libDir) : undefined,
+		adapter: manifest ? await probeAdapter(project.root, manifest.answers.adapter, env, project.libDir, app) : undefined,
 		install: {
 			manager: project.packageManager,
 			root: project.root,

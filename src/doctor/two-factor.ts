@@ -40,7 +40,7 @@ export function twoFactorChecks(input: Pick<DoctorInput, 'files' | 'dependencies
 			}
 		];
 	}
-	const missing = twoFactor.dependencies.filter((name) => !(name in dependencies));
+	const missing = (twoFactor.dependencies ?? []).filter((name) => !(name in dependencies));
 	if (missing.length > 0) {
 		return [
 			{

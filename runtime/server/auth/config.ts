@@ -3,7 +3,7 @@ import type { ActionFailure, RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
 import { logMailer, type Mailer } from './email/mail.js';
-import { InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
+import { DriverUnavailable, InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
 import type { AppResolve } from './http/app-paths.js';
 import { createRateLimits, type RateLimitConfig, type RateLimits } from './limits/rate-limit.js';
 import type { AccountTokens, Profile, TokenSet } from './providers/profile.js';
@@ -480,7 +480,7 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 		throw new MissingAdapter('The database session strategy needs an `adapter`.');
 	}
 	const providers = config.providers.map((provider) => (typeof provider === 'function' ? provider() : provider));
-	const logger: Logger = { error: (error) => console.error(error), ...config.logger };
+	const logger = onceForDriver({ ...consoleLogger, ...config.logger });
 	const resolved: ResolvedConfig = {
 		providers,
 		adapter: config.adapter,
@@ -542,4 +542,27 @@ function resolveBreachCheck(given: boolean | Partial<BreachCheck> | undefined): 
 	if (!given) return false;
 	const options = given === true ? {} : given;
 	return { url: options.url ?? 'https://api.pwnedpasswords.com/range/', timeoutMs: options.timeoutMs ?? 2000 };
+}
+
+/** The {@link DriverUnavailable} messages logged so far in this process. */
+const driverFailuresLogged = new Set<string>();
+
+/** The default logger: `console.error`, a {@link DriverUnavailable} as its one line (its message says all there is to do). */
+const consoleLogger: Logger = { error: (error) => console.error(error instanceof DriverUnavailable ? `${error.name}: ${error.message}` : error) };
+
+/**
+ * `logger` that logs a {@link DriverUnavailable} once per process (by its message): every request
+ * would meet it again until the driver is rebuilt, and one line says all there is to do.
+ */
+function onceForDriver(logger: Logger): Logger {
+	return {
+		...logger,
+		error(error) {
+			if (error instanceof DriverUnavailable) {
+				if (driverFailuresLogged.has(error.message)) return;
+				driverFailuresLogged.add(error.message);
+			}
+			logger.error(error);
+		}
+	};
 }

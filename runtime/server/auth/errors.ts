@@ -9,6 +9,7 @@ export type ErrorType =
 	| 'CallbackRouteError'
 	| 'CredentialsSignin'
 	| 'CrossSiteRequest'
+	| 'DriverUnavailable'
 	| 'EmailSignInError'
 	| 'InvalidCheck'
 	| 'InvalidProvider'
@@ -92,6 +93,17 @@ export class MissingSecret extends AuthError {
  */
 export class AdapterError extends AuthError {
 	static override readonly type = 'AdapterError';
+}
+
+/**
+ * The adapter's database driver cannot load on this server: a native addon built for another
+ * Node (its `NODE_MODULE_VERSION`), or never built. A deployment error that lasts until the driver
+ * is rebuilt and the server restarted, not an outage: reading a session answers 503 saying the
+ * site is misconfigured, sign-in ends on `?error=DriverUnavailable`. The message is one line that
+ * names the driver and the fix; it is logged once per process (the default logger prints just it).
+ */
+export class DriverUnavailable extends AuthError {
+	static override readonly type = 'DriverUnavailable';
 }
 
 /**

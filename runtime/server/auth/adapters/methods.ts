@@ -6,7 +6,7 @@
  * @see create-auth docs/api.md#adapters
  */
 import type { ResolvedConfig } from '../config.js';
-import { AdapterError, MissingAdapter } from '../errors.js';
+import { AdapterError, DriverUnavailable, MissingAdapter } from '../errors.js';
 import type { Adapter } from './types.js';
 
 /** An adapter method as {@link need} returns it: always async. */
@@ -17,7 +17,8 @@ type NeededMethod<K extends keyof Adapter> = (
 /**
  * `adapter[method]` bound to the adapter, or undefined when it lacks the method. Its failures,
  * a rejected promise or a synchronous throw from an adapter that breaks the contract, reject
- * with {@link AdapterError} naming the method, the adapter's error as `cause.err`.
+ * with {@link AdapterError} naming the method, the adapter's error as `cause.err`; a
+ * {@link DriverUnavailable} (the driver cannot load here) as it is.
  */
 export function adapterMethod<K extends keyof Adapter>(adapter: Adapter | undefined, method: K): NeededMethod<K> | undefined {
 	const fn = adapter?.[method] as ((...args: unknown[]) => unknown) | undefined;
@@ -26,6 +27,7 @@ export function adapterMethod<K extends keyof Adapter>(adapter: Adapter | undefi
 		try {
 			return await fn.apply(adapter, args);
 		} catch (err) {
+			if (err instanceof DriverUnavailable) throw err;
 			throw new AdapterError(`The adapter's ${method}() failed: ${(err as Error)?.message ?? err}`, { err: err as Error });
 		}
 	};

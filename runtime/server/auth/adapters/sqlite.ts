@@ -1,5 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import Database from 'better-sqlite3';
+import { DriverUnavailable } from '../errors.js';
 import { sqlAdapter, sqliteValue, type Row } from './sql.js';
 import type { Adapter } from './types.js';
 
@@ -130,16 +131,36 @@ function migrate(db: Database.Database): void {
 }
 
 /**
+ * `err` as {@link DriverUnavailable} when better-sqlite3's native addon did not load (Node's
+ * `ERR_DLOPEN_FAILED`: built for another Node, or for another system; or never built): one line
+ * naming the driver, why (the `NODE_MODULE_VERSION`s, when that is it) and the fix. Any other
+ * error as it is.
+ */
+function driverError(err: unknown): unknown {
+	const message = err instanceof Error ? err.message : String(err);
+	if ((err as NodeJS.ErrnoException)?.code !== 'ERR_DLOPEN_FAILED' && !message.includes('Could not locate the bindings file')) return err;
+	const abi = /NODE_MODULE_VERSION (\d+)\.\s*This version of Node\.js requires\s+NODE_MODULE_VERSION (\d+)/.exec(message);
+	const why = abi ? `it was built for NODE_MODULE_VERSION ${abi[1]}, and this Node (${process.version}) needs ${abi[2]}` : message.split('\n')[0];
+	// No cause attached: the message says all there is to do, and the log shows it as one line.
+	return new DriverUnavailable(
+		`better-sqlite3 cannot load: ${why}. Run npm rebuild better-sqlite3 (pnpm rebuild better-sqlite3 with pnpm) with the Node that runs the app, then restart it; npx create-auth doctor checks it.`
+	);
+}
+
+/**
  * An adapter over SQLite (better-sqlite3) implementing every method of the spec's contract
  * (see {@link sqlAdapter}). The file is opened, the schema created (`IF NOT EXISTS`, WAL,
  * foreign keys on) and a file of an older version migrated (see {@link migrate}) on the first
  * method call, so importing this module at build time touches nothing. better-sqlite3 is
  * synchronous; its results and errors come back as settled promises, as the contract says.
- * Prepared statements are cached per SQL text. Dates are stored as epoch milliseconds.
+ * Prepared statements are cached per SQL text. Dates are stored as epoch milliseconds. A driver
+ * that cannot load fails every call with the same {@link DriverUnavailable} (see {@link driverError}),
+ * without trying again: the addon loads only at the next start.
  * @see create-auth docs/api.md#adapter-methods
  */
 export function SQLiteAdapter(options: SQLiteAdapterOptions): Required<Adapter> {
 	let db: Database.Database | undefined;
+	let unavailable: unknown;
 	const statements = new Map<string, Database.Statement>();
 	const open = () => {
 		const opened = 'database' in options ? options.database : new Database(options.filename);
@@ -151,7 +172,14 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions): Required<Adapter> 
 	};
 	return sqlAdapter({
 		async query(text, params) {
-			db ??= open();
+			if (unavailable) throw unavailable;
+			try {
+				db ??= open();
+			} catch (err) {
+				const failure = driverError(err);
+				if (failure instanceof DriverUnavailable) unavailable = failure;
+				throw failure;
+			}
 			let statement = statements.get(text);
 			if (!statement) statements.set(text, (statement = db.prepare(text)));
 			if (statement.reader) return { rows: statement.all(...params) as Row[], changes: 0 };

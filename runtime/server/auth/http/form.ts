@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { fail, type ActionFailure, type RequestEvent } from '@sveltejs/kit';
 import type { ResolvedConfig } from '../config.js';
-import { RateLimited, RateLimitStoreError } from '../errors.js';
+import { DriverUnavailable, RateLimited, RateLimitStoreError } from '../errors.js';
 import { countAttempt, retryMessage } from '../limits/rate-limit.js';
 
 /** The posted form; an empty one when the body is not a form (the fields then read as missing). */
@@ -54,7 +54,8 @@ export async function refusedLinkRequest(
 
 /**
  * The answer to an attempt refused before it ran: over a rate limit (429 with `Retry-After`),
- * or the rate-limit store is down (503, "`flow` is unavailable for a moment…"). The page shows
+ * or the rate-limit store is down (503, "`flow` is unavailable for a moment…"), or the adapter's
+ * driver cannot load on this server (503, "… the server is misconfigured"). The page shows
  * `message`; `email` refills the form. Other errors are not this function's: it returns undefined.
  */
 export function refusedAttempt(
@@ -71,6 +72,10 @@ export function refusedAttempt(
 	if (err instanceof RateLimitStoreError) {
 		config.logger.error(err);
 		return fail(503, { error: err.type, message: `${flow} is unavailable for a moment. Please try again shortly.`, email });
+	}
+	if (err instanceof DriverUnavailable) {
+		config.logger.error(err);
+		return fail(503, { error: err.type, message: `${flow} is not available: the server is misconfigured. Its log says what to fix.`, email });
 	}
 	return undefined;
 }

@@ -62,6 +62,7 @@ const refuse = (code: RegisterErrorCode, message: string): RegisterResult => ({ 
  * Bad input is `{ ok: false, code }`, and so is a failing adapter (`Unavailable`, the
  * {@link AdapterError} naming the method logged with `console.error`).
  * @throws {RateLimited} the password-hashing queue is full.
+ * @throws {DriverUnavailable} the adapter's driver cannot load on this server.
  * @throws {Error} the password blocklist cannot be read.
  */
 export async function registerWithPassword(

@@ -5,7 +5,7 @@ import type { Session, User } from '../../../auth/types.js';
 import type { AdapterSession, AdapterUser } from '../adapters/types.js';
 import type { Account, Callbacks, JWT, ResolvedConfig } from '../config.js';
 import { authCookie, deleteChunkedCookie, getRenamedChunkedCookie, setChunkedCookie } from './cookies.js';
-import { AdapterError, CallbackRouteError, JWTSessionError, MissingAdapter } from '../errors.js';
+import { AdapterError, CallbackRouteError, DriverUnavailable, JWTSessionError, MissingAdapter } from '../errors.js';
 import { adapterMethod, need } from '../adapters/methods.js';
 import { forgetRevalidation, lastRevalidation, rememberRevalidation } from './revalidation.js';
 import { cachedToken, decodeToken, encodeToken } from './jwt.js';
@@ -70,6 +70,9 @@ function toSessionUser(token: JWT): User {
 /** What a visitor reads while the session store is unreachable (the cause goes to the log). */
 export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please try again shortly.';
 
+/** What a visitor reads when the adapter's driver cannot load on this server ({@link DriverUnavailable}; the log says why). */
+export const STORE_MISCONFIGURED = 'Sign-in is not available: the server is misconfigured. Its log says what to fix.';
+
 /**
  * Reads the session for `locals.auth()`. Returns null for no cookie and for a bad one
  * (malformed, tampered, expired, unknown secret, unknown database session), deleting the bad
@@ -80,7 +83,8 @@ export const STORE_UNAVAILABLE = 'Sign-in is unavailable for a moment. Please tr
  * JWT cookie this process decrypted before with nothing due and no callbacks ({@link jwtSessionAtOnce}).
  * @throws SvelteKit's `error(503)` when the adapter fails while reading a database session (the
  *   store is down): logged as {@link AdapterError}; the cookie is kept, so the session is back
- *   once the store is.
+ *   once the store is. Its driver cannot load ({@link DriverUnavailable}): the same, saying the
+ *   server is misconfigured ({@link STORE_MISCONFIGURED}).
  * @see create-auth docs/api.md#session-strategies (rules 1-4)
  */
 export function readSession(context: SessionContext, config: ResolvedConfig): Promise<Session | null> {
@@ -110,9 +114,9 @@ async function readSessionFrom(context: SessionContext, config: ResolvedConfig, 
 		if (!session && value) deleteSessionCookie(context, config);
 		return session;
 	} catch (err) {
-		if (err instanceof AdapterError) {
+		if (err instanceof AdapterError || err instanceof DriverUnavailable) {
 			config.logger.error(err);
-			error(503, STORE_UNAVAILABLE);
+			error(503, err instanceof DriverUnavailable ? STORE_MISCONFIGURED : STORE_UNAVAILABLE);
 		}
 		config.logger.error(new JWTSessionError('Reading the session failed.', { err: err as Error }));
 		return null;

@@ -1,0 +1,74 @@
+/**
+ * A native driver built for another Node (issue 33): an app installed under Node 20, whose
+ * better-sqlite3 addon is therefore built for NODE_MODULE_VERSION 115, is served by Node 22
+ * (127), as after switching Node with a version manager. The server says it is misconfigured
+ * (not "for a moment") and logs one line naming the driver; a create-auth run that installs
+ * (`add-provider passkey`) and `create-auth doctor` under that Node name the Node the addon was
+ * built for and the fix; the fix (`npm rebuild better-sqlite3` under Node 22) makes doctor pass
+ * and the app sign users up again.
+ */
+import { expect, it } from 'vitest';
+import { run, runCli, start, type Server } from './harness/app.js';
+import { node22 } from './harness/node.js';
+import { postForm } from './lockout-flow.js';
+
+/** Where the flow signs up from: a loopback address of its own (the app allows 10 sign-ups an hour per client). */
+const SIGN_UP_CLIENT = '127.0.0.73';
+
+/** `create-auth doctor --json` in `appDir` under Node 22: its `adapter-driver` check. */
+async function driverCheck(appDir: string): Promise<{ status: string; message: string; hint?: string }> {
+	const toolchain = await node22();
+	const doctor = await runCli(appDir, ['doctor', '--json'], { node: toolchain.node, env: toolchain.env });
+	const { checks } = JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string; message: string; hint?: string }> };
+	return checks.find((check) => check.id === 'adapter-driver')!;
+}
+
+/**
+ * Registers the flow as a test of the enclosing `describe`: `appDir` is an app installed and built
+ * under this process's Node 20 with the SQLite adapter, served here on `port` (its AUTH_URL's),
+ * where no server of it runs now. The test leaves its better-sqlite3 built for Node 22.
+ */
+export function nativeDriverFlows(app: () => { appDir: string; port: number }): void {
+	it('names a driver built for another Node in the server’s answer, its log and doctor, and npm rebuild fixes it', async () => {
+		const { appDir, port } = app();
+		const toolchain = await node22();
+		let server: Server | undefined;
+		try {
+			server = await start(appDir, { mode: 'preview', env: toolchain.env, port });
+			for (const email of ['first@example.com', 'second@example.com']) {
+				const answer = await postForm(`${server.url}/signup`, { email: `abi-${Date.now()}-${email}`, password: 'correct horse battery' }, SIGN_UP_CLIENT);
+				expect(answer.status).toBe(503);
+				expect(answer.body).toContain('Sign-up is not available: the server is misconfigured. Its log says what to fix.');
+				expect(answer.body).not.toContain('for a moment');
+			}
+			const logged = server.output().split('\n').filter((line) => line.includes('DriverUnavailable'));
+			expect(logged).toEqual([
+				expect.stringMatching(/^DriverUnavailable: better-sqlite3 cannot load: it was built for NODE_MODULE_VERSION 115, and this Node \(v22\.\d+\.\d+\) needs 127\. Run npm rebuild better-sqlite3/)
+			]);
+			await server.stop();
+			server = undefined;
+
+			// A create-auth run that installs under that Node (npm leaves the built addon as it is)
+			// loads the driver after its install and says the same.
+			const added = await runCli(appDir, ['add-provider', 'passkey'], { node: toolchain.node, env: toolchain.env });
+			expect(added.exitCode).toBe(0);
+			expect(added.stdout).toContain('Dependencies installed');
+			expect(added.stdout).toMatch(/better-sqlite3 cannot load under Node v22\.\d+\.\d+: it was built for Node 20 \(NODE_MODULE_VERSION 115\)/);
+			expect(added.stdout).toContain('Run npm rebuild better-sqlite3 with the Node that runs the app, or run the app with Node 20.');
+
+			const before = await driverCheck(appDir);
+			expect(before).toMatchObject({ status: 'error', message: expect.stringMatching(/^better-sqlite3 cannot load under Node v22\.\d+\.\d+: it was built for Node 20 \(NODE_MODULE_VERSION 115\), and this Node needs NODE_MODULE_VERSION 127\./) });
+			expect(before.hint).toBe('Run npm rebuild better-sqlite3 with the Node that runs the app, or run the app with Node 20.');
+
+			// The fix doctor gives, run as a user would: with Node 22 on the PATH.
+			const rebuilt = await run('npm', ['rebuild', 'better-sqlite3'], { cwd: appDir, env: toolchain.env, timeout: 300_000 });
+			expect(rebuilt.exitCode).toBe(0);
+			expect(await driverCheck(appDir)).toMatchObject({ status: 'ok', message: "The sqlite adapter's driver is installed and loads (better-sqlite3)." });
+			server = await start(appDir, { mode: 'preview', env: toolchain.env, port });
+			const answer = await postForm(`${server.url}/signup`, { email: `abi-${Date.now()}-fixed@example.com`, password: 'correct horse battery' }, SIGN_UP_CLIENT);
+			expect(answer).toMatchObject({ status: 303, location: '/' });
+		} finally {
+			await server?.stop();
+		}
+	});
+}
