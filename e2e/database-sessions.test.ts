@@ -15,8 +15,10 @@
  * and the cookie of a signed-out session signing no one in. The SQLite and PostgreSQL apps go
  * through the account page's sessions (./sessions-flow.ts), their session times made short.
  *
- * The PostgreSQL app is also set up the way an app behind a load balancer would be:
- * `--rate-limit redis`, its counters in the machine's Redis (through a proxy the test can cut);
+ * The PostgreSQL app deploys to Vercel (./serverless-flow.ts): the CLI, given no `--adapter` or
+ * `--rate-limit`, chooses PostgreSQL and Redis for it, and what adapter-vercel and adapter-netlify
+ * build is served as those platforms run it. It is also set up the way an app behind a load
+ * balancer would be: Redis rate limits, its counters in the machine's Redis (through a proxy the test can cut);
  * a second server of the same build shares them, and sign-in fails closed while Redis is down.
  * The hosted-db app goes through its store being down.
  *
@@ -43,6 +45,7 @@ import { postForm } from './lockout-flow.js';
 import { passkeyFlows } from './passkey-flow.js';
 import { passwordFlows } from './password-flow.js';
 import { preHijackingFlows } from './pre-hijacking-flow.js';
+import { serverlessFlows, useServerlessAdapters } from './serverless-flow.js';
 import { sessionsFlows, shortSessionTimes } from './sessions-flow.js';
 
 interface Store {
@@ -55,6 +58,8 @@ interface Store {
 	authenticators?(): Promise<number>;
 	/** Rows in `auth_migrations`, for the adapters whose tables the CLI creates. */
 	migrations?(): Promise<number>;
+	/** Changes the copied fixture before the CLI runs (where it deploys). */
+	beforeCli?(appDir: string): Promise<void>;
 	/** Sets what the app needs in `.env` before it is built. */
 	configure?(appDir: string): Promise<void>;
 	/** Takes the store down (every request fails) or brings it back, where the test controls the store. */
@@ -74,11 +79,10 @@ const REDIS = { host: '127.0.0.1', port: 6379 };
  * and its counters are written under a prefix of this run's (`keyPrefix` added to src/auth.ts,
  * as a user may), so runs on one machine never share counts; the keys are deleted at `drop()`.
  */
-async function redisRateLimits(): Promise<{ args: string[]; proxy: TcpProxy; configure(appDir: string): Promise<void>; drop(): Promise<void> }> {
+async function redisRateLimits(): Promise<{ proxy: TcpProxy; configure(appDir: string): Promise<void>; drop(): Promise<void> }> {
 	const proxy = await startTcpProxy(REDIS);
 	const prefix = `create-auth-e2e:${randomUUID()}:`;
 	return {
-		args: ['--rate-limit', 'redis'],
 		proxy,
 		async configure(appDir) {
 			await setEnv(path.join(appDir, '.env'), { REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
@@ -122,8 +126,10 @@ const STORES: Array<{ name: string; outage?: true; redis?: true; open(appDir: ()
 		async open(): Promise<Store> {
 			const database = await create('e2e');
 			const redis = withRedis ? await redisRateLimits() : undefined;
+			// The PostgreSQL app deploys to Vercel: the CLI chooses PostgreSQL and Redis itself.
 			return {
-				args: ['--adapter', adapter, '--database-url', database.url, ...(redis?.args ?? [])],
+				args: [...(redis ? [] : ['--adapter', adapter]), '--database-url', database.url],
+				...(redis ? { beforeCli: useServerlessAdapters } : {}),
 				sessions: () => database.count('auth_sessions'),
 				sessionTokens: () => database.values('auth_sessions', 'sessionToken'),
 				authenticators: () => database.count('auth_authenticators'),
@@ -209,6 +215,7 @@ async function prepare({ name, open }: StoreEntry): Promise<Prepared> {
 	}
 	try {
 		const from = shared && (await shared);
+		await store.beforeCli?.(appDir);
 		const cli = await runCli(appDir, [...cliArgs(name, store), ...(from ? ['--no-install'] : [])]);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		if (from) await shareInstall(from, appDir);
@@ -264,7 +271,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 
 	if (name === 'PostgreSQL' || name === 'MariaDB') {
 		it('creates the auth tables right after the install, and says so', async () => {
-			expect(cli.stdout).toMatch(new RegExp(`Applied 0001_auth_tables\\.sql, 0002_account_details\\.sql, 0003_two_factor\\.sql to ${store.args[1]}://`));
+			expect(cli.stdout).toMatch(new RegExp(`Applied 0001_auth_tables\\.sql, 0002_account_details\\.sql, 0003_two_factor\\.sql to ${name === 'PostgreSQL' ? 'postgres' : 'mysql'}://`));
 			expect(await store.migrations!()).toBe(3);
 		});
 	}
@@ -285,6 +292,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 		// What these prove is the runtime's; the store's part is the adapter contract's (unit suite).
 		preHijackingFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'database', passkeys: true, authenticators: store.authenticators }));
 	}
+	if (redis) serverlessFlows(() => ({ appDir, cli, sessions: store.sessions!, copies: apps }));
 	if (SESSIONS_STORES.includes(name)) sessionsFlows(() => ({ server: server!, browser: browser!, inbox }), { strategy: 'database', reauthentication: name === PAGES_STORE });
 
 	it('signs up and in with one session per signed-in browser, and ends it at sign-out: the old cookie signs no one in', async () => {

@@ -3,6 +3,7 @@ import * as prompts from '@clack/prompts';
 import { unmetNeed, type AdapterScaffold } from './adapters.js';
 import { DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type RateLimitStoreId, type Strategy } from './answers.js';
 import { CliError } from './errors.js';
+import type { Host } from './hosts.js';
 import { featuresFor } from './features/index.js';
 import { twoFactorOffered } from './features/two-factor.js';
 import { findProvider, PROVIDERS } from './providers/index.js';
@@ -25,26 +26,35 @@ const STRATEGY_HINTS: Record<Strategy, string> = {
 };
 
 /**
- * The adapter chosen when none is given: the app's own Drizzle `db` when Drizzle is among
- * `adapters` (one connection, one migration story), else the embedded SQLite default.
+ * What of the app decides the defaults and what is offered: the adapters that fit it
+ * (`adaptersFor`, in prompt order) and where it deploys (`Project.host`).
  */
-export function defaultAdapter(adapters: readonly AdapterScaffold[]): AdapterId {
-	return adapters.find((scaffold) => scaffold.drizzle)?.id ?? DEFAULT_ANSWERS.adapter;
+export interface AnswerContext {
+	adapters: readonly AdapterScaffold[];
+	host?: Host;
+}
+
+/**
+ * The adapter chosen when none is given: the app's own Drizzle `db` when Drizzle is among the
+ * adapters (one connection, one migration story); else the host's (PostgreSQL on a serverless
+ * host, where a SQLite file does not last); else the embedded SQLite default.
+ */
+export function defaultAdapter({ adapters, host }: AnswerContext): AdapterId {
+	return adapters.find((scaffold) => scaffold.drizzle)?.id ?? host?.defaults?.adapter ?? DEFAULT_ANSWERS.adapter;
 }
 
 /**
  * Fills what the flags did not say with defaults, without prompting: the same answers a person
- * who pressed Enter at every prompt would give.
- *
- * @param adapters the adapters that fit the app (`adaptersFor`); decides the default adapter
+ * who pressed Enter at every prompt would give. The rate-limit store defaults to the host's
+ * (Redis on a serverless host, whose memory does not last between requests), else memory.
  */
-export function answersFromFlags(given: GivenAnswers, adapters: readonly AdapterScaffold[]): Answers {
+export function answersFromFlags(given: GivenAnswers, context: AnswerContext): Answers {
 	return {
 		providers: given.providers === undefined ? DEFAULT_ANSWERS.providers : splitList(given.providers),
 		strategy: (given.strategy ?? DEFAULT_ANSWERS.strategy) as Strategy,
-		adapter: (given.adapter ?? defaultAdapter(adapters)) as AdapterId,
+		adapter: (given.adapter ?? defaultAdapter(context)) as AdapterId,
 		protect: given.protect === undefined ? DEFAULT_ANSWERS.protect : splitList(given.protect),
-		rateLimit: (given.rateLimit ?? DEFAULT_ANSWERS.rateLimit) as RateLimitStoreId,
+		rateLimit: (given.rateLimit ?? context.host?.defaults?.rateLimit ?? DEFAULT_ANSWERS.rateLimit) as RateLimitStoreId,
 		...(given.twoFactor ? { twoFactor: true } : {})
 	};
 }
@@ -57,15 +67,16 @@ export interface PromptStreams {
 
 /**
  * Asks, with @clack/prompts, for every answer the flags did not give, except the rate-limit
- * store: `--rate-limit` or the default (memory, right for one server).
+ * store: `--rate-limit` or the default (memory, right for one server; Redis on a serverless host).
  *
- * @param adapters the adapters that fit the app (`adaptersFor`), in prompt order; Drizzle's,
- *   when offered, is preselected: the app's own database
+ * @param context the adapters offered, in prompt order, and the host; the default adapter
+ *   ({@link defaultAdapter}) is preselected; on a serverless host, SQLite's hint says its file does not last there
  * @throws {CliError} `E_CANCELLED` when the user cancels a prompt (Ctrl-C / Esc); nothing has
  *   been written at that point
  */
-export async function askMissing(given: GivenAnswers, adapters: readonly AdapterScaffold[], streams: PromptStreams = {}): Promise<Answers> {
-	const defaults = answersFromFlags(given, adapters);
+export async function askMissing(given: GivenAnswers, context: AnswerContext, streams: PromptStreams = {}): Promise<Answers> {
+	const defaults = answersFromFlags(given, context);
+	const { adapters, host } = context;
 	const providers =
 		given.providers !== undefined
 			? defaults.providers
@@ -103,8 +114,8 @@ export async function askMissing(given: GivenAnswers, adapters: readonly Adapter
 						// Only adapters that store what the chosen providers need (passkeys: authenticators).
 						options: adapters
 							.filter((candidate) => !unmetNeed(candidate, [...providers.flatMap((id) => findProvider(id) ?? []), ...featuresFor({ rateLimit: defaults.rateLimit, twoFactor })]))
-							.map(({ id, label, hint }) => ({ value: id, label, hint })),
-						initialValue: defaultAdapter(adapters)
+							.map(({ id, label, hint, file }) => ({ value: id, label, hint: file && host?.serverless ? `its file does not last on ${host.name}` : hint })),
+						initialValue: defaultAdapter(context)
 					})
 				);
 	const protect =

@@ -206,10 +206,10 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		expect(oauthFiles['src/routes/signin/forgot-password/+page.svelte']).toBeUndefined();
 	});
 
-	it('--help documents --rate-limit with both stores and the default', async () => {
+	it('--help documents --rate-limit with both stores and the defaults (redis on the serverless hosts)', async () => {
 		const help = await run(tmpdir(), '--help');
 		expect(help.code).toBe(0);
-		expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--rate-limit <store> .*memory .*redis.*REDIS_URL \(default memory\)/);
+		expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--rate-limit <store> .*memory .*redis.*REDIS_URL \(default memory; redis with adapter-vercel or adapter-netlify\)/);
 	});
 
 	it('--dry-run prints the plan and writes nothing', async () => {

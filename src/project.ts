@@ -6,6 +6,7 @@ import { baseOf, KIT_CONFIG_FILES } from './base-path.js';
 import { detectDrizzle, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
 import { CliError } from './errors.js';
 import { detectExistingAuth, type ExistingAuth } from './existing-auth.js';
+import { hostOf, type Host } from './hosts.js';
 import { enablesExplicitEnv, hasRequestEvent, hasResolve, kitMajor, libFolder, type KitShape } from './kit.js';
 import { MANIFEST_PATH, parseManifest } from './manifest.js';
 import { plannedPaths } from './targets.js';
@@ -52,6 +53,8 @@ export interface Project {
 	drizzle?: DrizzleSetup;
 	/** Auth the app already has (another library; modules that shadow the runtime's folders); absent: none looked for. */
 	existingAuth?: ExistingAuth;
+	/** Where it deploys, from the SvelteKit adapter its config imports or it depends on ({@link hostOf}); absent: no adapter create-auth knows. */
+	host?: Host;
 }
 
 /**
@@ -122,6 +125,7 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 	const major = kitMajor(installed, kitRange);
 	// The app's config: whether it turns on explicit environment variables (SvelteKit 2), its paths.base.
 	const configs = await Promise.all(KIT_CONFIG_FILES.map((file) => readFile(path.join(root, file), 'utf8').catch(() => '')));
+	const host = hostOf({ ...manifest.devDependencies, ...manifest.dependencies }, configs);
 	return {
 		root,
 		// SvelteKit 3 has no $lib alias: the plan maps #lib in package.json when the app lacks it.
@@ -140,7 +144,8 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 		packageJson,
 		files,
 		...(drizzle ? { drizzle } : {}),
-		existingAuth: await detectExistingAuth(root, libDir, packageJson)
+		existingAuth: await detectExistingAuth(root, libDir, packageJson),
+		...(host ? { host } : {})
 	};
 }
 

@@ -4,6 +4,7 @@ import { equivalentCommand, resolveAnswers, validateAnswers, type Answers } from
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
 import { CliError } from '../errors.js';
 import { authjsConfigAtOurPath, existingAuthNotice, type FoundAuthLibrary } from '../existing-auth.js';
+import { productionStep } from '../hosts.js';
 import { findProvider, PROVIDERS } from '../providers/index.js';
 import { loadApp, type LoadedApp } from './app.js';
 import { installStep, providerSteps, shownBase, writeApp, type WriteOptions } from './pipeline.js';
@@ -39,8 +40,8 @@ export async function init(options: InitOptions): Promise<number> {
 	if (app.manifest) return again(app, options, interactive);
 	if (interactive && (await chooseSwitch(app))) return (await import('./switch.js')).switchApp({ ...options, from: undefined });
 	sayExistingAuth(app);
-	const adapters = adaptersFor(app.project);
-	const answers = validateAnswers(interactive ? await askMissing(options, adapters) : answersFromFlags(options, adapters));
+	const context = { adapters: adaptersFor(app.project), host: app.project.host };
+	const answers = validateAnswers(interactive ? await askMissing(options, context) : answersFromFlags(options, context));
 	const databaseUrl = options.databaseUrl ?? (interactive ? await askDatabaseUrl(app, answers) : undefined);
 	const outcome = await writeApp(app, answers, { ...options, databaseUrl });
 	if (options.dryRun || outcome.plan.operations.length === 0) return outcome.exitCode;
@@ -58,7 +59,7 @@ export async function init(options: InitOptions): Promise<number> {
 		resolveAnswers(answers).parts.some(({ routes }) => routes.includes(SIGN_UP_PAGE))
 			? `Open ${at}/signup to create an account, then ${at}/account.`
 			: `Open ${at}/signin, then ${at}/account.`,
-		'In production, set AUTH_SECRET in the server environment (a build does not carry .env).'
+		productionStep(app.project.host, answers)
 	];
 	prompts.note(steps.join('\n'), 'Next steps');
 	if (interactive) prompts.outro(`Next time, without prompts:\n  ${equivalentCommand(answers)}`);
@@ -114,7 +115,7 @@ async function again(app: LoadedApp, options: InitOptions, interactive: boolean)
 	const recorded = app.manifest!.answers;
 	const summary = `create-auth ${app.manifest!.version} set up this app (providers: ${recorded.providers.join(', ')}).`;
 	if (!interactive) {
-		const given = answersFromFlags(options, adaptersFor(app.project));
+		const given = answersFromFlags(options, { adapters: adaptersFor(app.project), host: app.project.host });
 		const differs = (Object.keys(given) as Array<keyof GivenAnswers>).filter(
 			(key) => options[key] !== undefined && JSON.stringify(given[key]) !== JSON.stringify(recorded[key])
 		);

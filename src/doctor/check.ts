@@ -1,3 +1,5 @@
+import { hostOf } from '../hosts.js';
+
 /** `ok`: nothing to do; `warn`: works, but something will fail or surprise; `error`: broken. */
 export type CheckStatus = 'ok' | 'warn' | 'error';
 
@@ -49,18 +51,13 @@ export function envSources(partial: Partial<EnvSources> = {}): EnvSources {
 	return { process: {}, envLocal: {}, env: {}, ...partial };
 }
 
-/** SvelteKit adapters whose platform holds the environment (set in its settings, not in `.env`). */
-const PLATFORM_ADAPTERS = ['@sveltejs/adapter-vercel', '@sveltejs/adapter-netlify', '@sveltejs/adapter-cloudflare', '@sveltejs/adapter-cloudflare-workers'];
-
 /**
- * Where the app runs outside the dev server, from its SvelteKit adapter: `self-hosted` with
- * adapter-node (`node build`), adapter-auto (whose platform is unknown until deploy time: at
- * least `vite preview` runs on this machine) or no adapter; `platform` when only platform
- * adapters are listed, whose environment lives in the platform's settings.
+ * Where the app runs outside the dev server, from its SvelteKit adapter ({@link hostOf}):
+ * `platform` on a host whose settings hold the environment (Vercel, Netlify, Cloudflare);
+ * `self-hosted` with adapter-node (`node build`), adapter-auto (whose platform is unknown until
+ * deploy time: at least `vite preview` runs on this machine) or no adapter it knows.
  */
 export function deployTarget(dependencies: Record<string, string>): { kind: 'self-hosted' | 'platform'; adapter?: string } {
-	if ('@sveltejs/adapter-node' in dependencies) return { kind: 'self-hosted', adapter: '@sveltejs/adapter-node' };
-	if ('@sveltejs/adapter-auto' in dependencies) return { kind: 'self-hosted', adapter: '@sveltejs/adapter-auto' };
-	const platform = PLATFORM_ADAPTERS.find((name) => name in dependencies);
-	return platform ? { kind: 'platform', adapter: platform } : { kind: 'self-hosted' };
+	const host = hostOf(dependencies);
+	return { kind: host?.platformEnv ? 'platform' : 'self-hosted', ...(host ? { adapter: host.adapter } : {}) };
 }

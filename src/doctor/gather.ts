@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parse } from 'dotenv';
 import { loadToolPackage } from '../assets.js';
 import type { ExistingAuth } from '../existing-auth.js';
+import type { Host } from '../hosts.js';
 import { MANIFEST_PATH, parseManifest, type Manifest } from '../manifest.js';
 import { detectProject, type Project } from '../project.js';
 import { probeAdapter, type AdapterFacts } from './adapter.js';
@@ -44,6 +45,8 @@ export interface DoctorInput {
 	install: InstallFacts;
 	/** Auth the app has besides create-auth's (`Project.existingAuth`); absent: none looked for. */
 	existingAuth?: ExistingAuth;
+	/** Where the app deploys (`Project.host`); absent: no adapter create-auth knows. */
+	host?: Host;
 }
 
 /**
@@ -85,7 +88,8 @@ export async function gatherDoctorInput(root: string, processEnv: Record<string,
 			installRoot: project.installRoot,
 			lockFiles: LOCK_FILES.filter((file) => existsSync(path.join(project.root, file)))
 		},
-		...(project.existingAuth ? { existingAuth: project.existingAuth } : {})
+		...(project.existingAuth ? { existingAuth: project.existingAuth } : {}),
+		...(project.host ? { host: project.host } : {})
 	};
 }
 

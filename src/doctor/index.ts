@@ -3,6 +3,7 @@ import type { Check } from './check.js';
 import type { DoctorInput } from './gather.js';
 import { declaredEnvChecks, missingEnvChecks } from './env.js';
 import { existingAuthChecks } from './existing-auth.js';
+import { hostChecks } from './host.js';
 import { installChecks } from './install.js';
 import { manifestCheck, manifestChecks } from './manifest.js';
 import { originChecks } from './origin.js';
@@ -26,6 +27,7 @@ export function runChecks(input: DoctorInput): Check[] {
 		...missingEnvChecks({ ...input, answers }),
 		...declaredEnvChecks({ ...input, answers }),
 		...(input.adapter ? adapterChecks(input.adapter) : []),
+		...hostChecks({ ...input, answers }),
 		...twoFactorChecks({ ...input, manifest }),
 		...installChecks(input),
 		...existingAuthChecks({ ...input, manifest })
