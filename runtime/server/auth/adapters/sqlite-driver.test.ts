@@ -72,6 +72,12 @@ describe('a driver that cannot load', () => {
 		}
 	});
 
+	it('answers a password sign-in on /signin with 503 saying the server is misconfigured', async () => {
+		const auth = app();
+		const outcome = await actionOutcome(auth.signIn, requestEvent('http://localhost/signin', new Jar(), { form: { email: 'ada@example.com', password: 'correct horse battery' } }));
+		expect(outcome).toMatchObject({ status: 503, data: { error: 'DriverUnavailable', message: 'Sign-in is not available: the server is misconfigured. Its log says what to fix.' } });
+	});
+
 	it('answers a database session read with 503 saying the server is misconfigured, keeping the cookie', async () => {
 		const auth = app();
 		const jar = new Jar();
