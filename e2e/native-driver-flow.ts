@@ -15,10 +15,10 @@ import { postForm } from './lockout-flow.js';
 /** Where the flow signs up from: a loopback address of its own (the app allows 10 sign-ups an hour per client). */
 const SIGN_UP_CLIENT = '127.0.0.73';
 
-/** `create-auth doctor --json` in `appDir` under Node 22: its `adapter-driver` check. */
-async function driverCheck(appDir: string): Promise<{ status: string; message: string; hint?: string }> {
+/** `create-auth doctor --json` in `appDir` under Node 22 (`env` added to its toolchain's): its `adapter-driver` check. */
+async function driverCheck(appDir: string, env: Record<string, string> = {}): Promise<{ status: string; message: string; hint?: string }> {
 	const toolchain = await node22();
-	const doctor = await runCli(appDir, ['doctor', '--json'], { node: toolchain.node, env: toolchain.env });
+	const doctor = await runCli(appDir, ['doctor', '--json'], { node: toolchain.node, env: { ...toolchain.env, ...env } });
 	const { checks } = JSON.parse(doctor.stdout) as { checks: Array<{ id: string; status: string; message: string; hint?: string }> };
 	return checks.find((check) => check.id === 'adapter-driver')!;
 }
@@ -59,9 +59,16 @@ export function nativeDriverFlows(app: () => { appDir: string; port: number }): 
 			const before = await driverCheck(appDir);
 			expect(before).toMatchObject({ status: 'error', message: expect.stringMatching(/^better-sqlite3 cannot load under Node v22\.\d+\.\d+: it was built for Node 20 \(NODE_MODULE_VERSION 115\), and this Node needs NODE_MODULE_VERSION 127\./) });
 			expect(before.hint).toBe('Run npm rebuild better-sqlite3 with the Node that runs the app, or run the app with Node 20.');
+			// The issue's cause: npm's nodedir pointing node-gyp at Node 20's headers (this machine's
+			// /usr). doctor names it, and gives the rebuild with Node 22's own headers.
+			const blamed = await driverCheck(appDir, { npm_config_nodedir: '/usr' });
+			expect(blamed.hint).toBe(
+				`npm's nodedir setting (/usr) has Node 20's headers, so node-gyp builds addons for Node 20: run npm_config_nodedir=${toolchain.nodedir} npm rebuild better-sqlite3 (this Node's own headers) with the Node that runs the app, or run the app with Node 20; to stop it happening again, npm config delete nodedir.`
+			);
 
-			// The fix doctor gives, run as a user would: with Node 22 on the PATH.
-			const rebuilt = await run('npm', ['rebuild', 'better-sqlite3'], { cwd: appDir, env: toolchain.env, timeout: 300_000 });
+			// That fix, run as a user would: with Node 22 on the PATH, the command's npm_config_nodedir
+			// over this machine's npmrc (nodedir=/usr).
+			const rebuilt = await run('npm', ['rebuild', 'better-sqlite3'], { cwd: appDir, env: { ...toolchain.env, npm_config_nodedir: toolchain.nodedir }, timeout: 300_000 });
 			expect(rebuilt.exitCode).toBe(0);
 			expect(await driverCheck(appDir)).toMatchObject({ status: 'ok', message: "The sqlite adapter's driver is installed and loads (better-sqlite3)." });
 			server = await start(appDir, { mode: 'preview', env: toolchain.env, port });

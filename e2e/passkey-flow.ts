@@ -215,7 +215,9 @@ export function passkeyFlows(app: () => PasskeyApp): void {
 		await page.waitForLoadState('networkidle');
 		await methods.getByRole('button', { name: 'Remove Passkey' }).click();
 		await expect.poll(() => methods.getByRole('status').textContent()).toBe('Passkey is removed.');
-		expect(await signals()).toContainEqual(['signalUnknownCredential', { rpId: 'localhost', credentialId }]);
+		// The page tells the password manager once it has hydrated (an $effect), which can be after
+		// the server-rendered status shows.
+		await expect.poll(signals).toContainEqual(['signalUnknownCredential', { rpId: 'localhost', credentialId }]);
 		const listed = await methods.getByRole('listitem').allTextContents();
 		expect(listed.filter((text) => text.includes('Passkey')), JSON.stringify(listed)).toEqual([]);
 

@@ -25,7 +25,7 @@ describe('loadDriver', () => {
 	});
 
 	it('says why a driver does not load: the first line of its error, and the Node that tried', async () => {
-		expect(await loadDriver(app, 'broken-driver')).toEqual({ name: 'broken-driver', node: process.version, reason: 'TypeError: the addon is missing' });
+		expect(await loadDriver(app, 'broken-driver')).toEqual({ name: 'broken-driver', node: process.version, nodePath: process.execPath, reason: 'TypeError: the addon is missing' });
 		expect(await loadDriver(app, 'not-installed')).toMatchObject({ name: 'not-installed', reason: expect.stringContaining("Cannot find module 'not-installed'") });
 	});
 });
@@ -46,6 +46,10 @@ describe('describeDriverFailure', () => {
 			"npm's nodedir setting (/usr) has Node 20's headers, so node-gyp builds addons for Node 20: point it at this Node's headers or remove it (npm config delete nodedir), then run npm rebuild better-sqlite3 with the Node that runs the app, or run the app with Node 20."
 		);
 		expect(describeDriverFailure(abi, 'npm', { dir: '/opt/node22', major: '22' }).hint).toMatch(/^Run npm rebuild/);
+		// With this Node's own headers found beside its binary, the rebuild that works, ready to paste.
+		expect(describeDriverFailure(abi, 'pnpm', { dir: '/usr', major: '20', own: '/opt/node22' }).hint).toBe(
+			"npm's nodedir setting (/usr) has Node 20's headers, so node-gyp builds addons for Node 20: run npm_config_nodedir=/opt/node22 pnpm rebuild better-sqlite3 (this Node's own headers) with the Node that runs the app, or run the app with Node 20; to stop it happening again, npm config delete nodedir."
+		);
 	});
 
 	it('says what it can of any other failure', () => {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { PackageManager } from './workspace.js';
 
@@ -19,6 +19,8 @@ export interface DriverFailure {
 	name: string;
 	/** The Node that tried: `process.version` of the `node` on the app's PATH (`v22.21.0`), when it ran. */
 	node?: string;
+	/** That Node's binary (`process.execPath`), when it ran. */
+	nodePath?: string;
 	/**
 	 * An addon built for another Node (Node's own "compiled against a different Node.js version"
 	 * error): the `NODE_MODULE_VERSION` it was built for and the one this Node needs, and the
@@ -48,21 +50,23 @@ export async function loadDriver(root: string, name: string, env: NodeJS.Process
 	const result = await execa('node', ['-e', script, name], { cwd: root, env, extendEnv: false, reject: false, timeout: LOAD_TIMEOUT_MS, stdin: 'ignore' });
 	if (result.exitCode === 0 && !result.signal) return undefined;
 	if (result.code === 'ENOENT') return { name, reason: 'no node is on the PATH' };
-	const node = await nodeVersion(root, env);
-	if (result.signal || result.timedOut) return { name, node, reason: result.timedOut ? `it did not load within ${LOAD_TIMEOUT_MS / 1000} s` : `loading it crashed Node (${result.signal})` };
+	const { node, nodePath } = await nodeFacts(root, env);
+	if (result.signal || result.timedOut) return { name, node, nodePath, reason: result.timedOut ? `it did not load within ${LOAD_TIMEOUT_MS / 1000} s` : `loading it crashed Node (${result.signal})` };
 	const stderr = String(result.stderr);
 	const abi = /NODE_MODULE_VERSION (\d+)\.\s*This version of Node\.js requires\s+NODE_MODULE_VERSION (\d+)/.exec(stderr);
 	const reason = /^\w*Error[^\n]*/m.exec(stderr)?.[0] ?? stderr.trim().split('\n').at(-1) ?? `node exited with ${result.exitCode}`;
-	if (!abi) return { name, node, reason };
+	if (!abi) return { name, node, nodePath, reason };
 	const builtFor = Number(abi[1]);
-	return { name, node, reason, abi: { builtFor, needs: Number(abi[2]), builtForNode: await nodeMajorOfAbi(builtFor) } };
+	return { name, node, nodePath, reason, abi: { builtFor, needs: Number(abi[2]), builtForNode: await nodeMajorOfAbi(builtFor) } };
 }
 
-/** `process.version` of the `node` on the PATH in `root`, or undefined when it does not run. */
-async function nodeVersion(root: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+/** `process.version` and `process.execPath` of the `node` on the PATH in `root`; neither when it does not run. */
+async function nodeFacts(root: string, env: NodeJS.ProcessEnv): Promise<{ node?: string; nodePath?: string }> {
 	const { execa } = await import('execa');
-	const result = await execa('node', ['--version'], { cwd: root, env, extendEnv: false, reject: false, timeout: LOAD_TIMEOUT_MS });
-	return result.exitCode === 0 ? result.stdout.trim() : undefined;
+	const result = await execa('node', ['-p', 'process.version + "\\n" + process.execPath'], { cwd: root, env, extendEnv: false, reject: false, timeout: LOAD_TIMEOUT_MS });
+	if (result.exitCode !== 0) return {};
+	const [node, nodePath] = result.stdout.trim().split('\n');
+	return { node, nodePath };
 }
 
 /** The Node major (`'20'`) whose addons have `NODE_MODULE_VERSION` `abi`, from `node-abi`'s table; undefined when it does not know it. */
@@ -94,11 +98,23 @@ export async function nodedirMajor(nodedir: string | undefined): Promise<string 
 export const rebuildCommand = (manager: PackageManager, name: string): string => `${manager === 'pnpm' ? 'pnpm' : 'npm'} rebuild ${name}`;
 
 /**
+ * npm's `nodedir` setting as {@link checkDriver} found it: the folder, the Node major of its
+ * headers, and, when that is not the running Node's, the running Node's own headers where they
+ * are found ({@link ownHeaders}).
+ */
+export interface NodedirSetting {
+	dir: string;
+	major: string;
+	own?: string;
+}
+
+/**
  * A failure as one sentence and the step that fixes it: for an addon built for another Node, the
  * Node it was built for, and the rebuild command (run with the Node that runs the app); when
- * npm's `nodedir` names another Node's headers (`nodedirNode`, its major), that setting first.
+ * npm's `nodedir` names another Node's headers, that setting first, with the rebuild pointed at
+ * this Node's own headers when they were found.
  */
-export function describeDriverFailure(failure: DriverFailure, manager: PackageManager, nodedir?: { dir: string; major: string }): { message: string; hint: string } {
+export function describeDriverFailure(failure: DriverFailure, manager: PackageManager, nodedir?: NodedirSetting): { message: string; hint: string } {
 	const under = failure.node ? ` under Node ${failure.node}` : '';
 	const rebuild = rebuildCommand(manager, failure.name);
 	if (!failure.abi) {
@@ -110,13 +126,15 @@ export function describeDriverFailure(failure: DriverFailure, manager: PackageMa
 	const { builtFor, needs, builtForNode } = failure.abi;
 	const built = builtForNode ? `Node ${builtForNode} (NODE_MODULE_VERSION ${builtFor})` : `NODE_MODULE_VERSION ${builtFor}`;
 	const runningMajor = failure.node?.slice(1).split('.')[0];
-	const headers =
-		nodedir && nodedir.major !== runningMajor
-			? `npm's nodedir setting (${nodedir.dir}) has Node ${nodedir.major}'s headers, so node-gyp builds addons for Node ${nodedir.major}: point it at this Node's headers or remove it (npm config delete nodedir), then run `
-			: 'Run ';
+	const message = `${failure.name} cannot load${under}: it was built for ${built}, and this Node needs NODE_MODULE_VERSION ${needs}. Every sign-in and session read would fail.`;
+	const orOlder = builtForNode ? `, or run the app with Node ${builtForNode}` : '';
+	if (!nodedir || nodedir.major === runningMajor) return { message, hint: `Run ${rebuild} with the Node that runs the app${orOlder}.` };
+	const setting = `npm's nodedir setting (${nodedir.dir}) has Node ${nodedir.major}'s headers, so node-gyp builds addons for Node ${nodedir.major}`;
 	return {
-		message: `${failure.name} cannot load${under}: it was built for ${built}, and this Node needs NODE_MODULE_VERSION ${needs}. Every sign-in and session read would fail.`,
-		hint: `${headers}${rebuild} with the Node that runs the app${builtForNode ? `, or run the app with Node ${builtForNode}` : ''}.`
+		message,
+		hint: nodedir.own
+			? `${setting}: run npm_config_nodedir=${nodedir.own} ${rebuild} (this Node's own headers) with the Node that runs the app${orOlder}; to stop it happening again, npm config delete nodedir.`
+			: `${setting}: point it at this Node's headers or remove it (npm config delete nodedir), then run ${rebuild} with the Node that runs the app${orOlder}.`
 	};
 }
 
@@ -138,5 +156,21 @@ export async function checkDriver(root: string, name: string, manager: PackageMa
 	const configured = await execa('npm', ['config', 'get', 'nodedir'], { cwd: root, env, extendEnv: false, reject: false, timeout: LOAD_TIMEOUT_MS });
 	const dir = configured.exitCode === 0 ? configured.stdout.trim() : '';
 	const major = dir && dir !== 'undefined' && dir !== 'null' ? await nodedirMajor(dir) : undefined;
-	return describeDriverFailure(failure, manager, major ? { dir, major } : undefined);
+	if (!major) return describeDriverFailure(failure, manager);
+	const running = failure.node?.slice(1).split('.')[0];
+	const own = major !== running && running && failure.nodePath ? await ownHeaders(failure.nodePath, running) : undefined;
+	return describeDriverFailure(failure, manager, { dir, major, ...(own ? { own } : {}) });
+}
+
+/**
+ * The headers of the Node at `nodePath` (major `major`), for node-gyp's `nodedir`: the folder
+ * above its binary's `bin/` (Node's tarballs, nvm, Debian's `/usr`), or, for the `node` npm
+ * package, its `node-<platform>-<arch>` package there; undefined when neither holds headers of
+ * that major.
+ */
+async function ownHeaders(nodePath: string, major: string): Promise<string | undefined> {
+	const prefix = path.dirname(path.dirname(await realpath(nodePath).catch(() => nodePath)));
+	const candidates = [prefix, path.join(prefix, 'node_modules', `node-${process.platform}-${process.arch}`)];
+	for (const candidate of candidates) if ((await nodedirMajor(candidate)) === major) return candidate;
+	return undefined;
 }
