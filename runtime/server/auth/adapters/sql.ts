@@ -12,7 +12,10 @@ import type {
 /** A row as a driver returns it: column name → value. */
 export type Row = Record<string, unknown>;
 
-/** What one statement returned: its rows (none for writes) and how many rows it changed. */
+/**
+ * What one statement returned: its rows (none for writes) and how many rows it changed (D1
+ * counts the rows a cascade changed too).
+ */
 export interface QueryResult {
 	rows: Row[];
 	changes: number;
@@ -176,11 +179,14 @@ export function sqlAdapter(dialect: SqlDialect): Required<Adapter> {
 		const assignments = pairs.map(([column]) => `"${column}" = ?`).join(', ');
 		return run(`UPDATE ${table} SET ${assignments} WHERE "${key}" = ?`, [...pairs.map(([, value]) => value), record[key]]);
 	};
-	/** Reads a row and deletes it; the row only when this call's DELETE removed it. */
+	/**
+	 * Reads a row and deletes it; the row only when this call's DELETE removed it. Any change
+	 * counts: D1 counts the rows a foreign key's ON DELETE CASCADE removed with it.
+	 */
 	const take = async (select: string, remove: string, params: unknown[]) => {
 		const row = await one(select, ...params);
 		if (!row) return undefined;
-		return (await run(remove, params)).changes === 1 ? row : undefined;
+		return (await run(remove, params)).changes > 0 ? row : undefined;
 	};
 
 	const getUser = async (id: string) => {
