@@ -3,7 +3,7 @@ import type { SqlDialectId } from './migrate.js';
 import type { AdapterCapability, AdapterNeed, Descriptor } from './providers/types.js';
 
 /** Adapter ids, in the order the prompt offers them; `sqlite` is the embedded default. */
-export const ADAPTER_IDS = ['sqlite', 'postgres', 'mysql', 'drizzle', 'hosted-db', 'memory'] as const;
+export const ADAPTER_IDS = ['sqlite', 'postgres', 'mysql', 'drizzle', 'd1', 'hosted-db', 'memory'] as const;
 export type AdapterId = (typeof ADAPTER_IDS)[number];
 
 /**
@@ -43,6 +43,12 @@ export interface AdapterScaffold {
 	 * app's schema file, and created by the app's drizzle-kit (`pushAuthTables`).
 	 */
 	drizzle?: true;
+	/**
+	 * The adapter is Cloudflare D1's: offered only on Cloudflare (`Project.host`), its tables in
+	 * `migrations/d1/*.sql`, which `wrangler d1 migrations apply` runs from the folder the app's
+	 * Wrangler config names for its binding (`src/wrangler.ts`).
+	 */
+	wrangler?: true;
 	/** What it can store beyond users, accounts and sessions; a descriptor that needs more is refused with it. */
 	supports: AdapterCapability[];
 }
@@ -132,6 +138,20 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		drizzle: true
 	},
 	{
+		id: 'd1',
+		factory: 'D1Adapter',
+		supports: ['authenticators', 'two-factor'],
+		label: 'Cloudflare D1',
+		hint: 'a D1 binding in your Wrangler config; tables made by wrangler d1 migrations',
+		env: [],
+		dependencies: [],
+		devDependencies: [],
+		builds: [],
+		// The local D1 database wrangler dev and vite dev use (.wrangler/state), as sv's .gitignore has it.
+		ignore: ['.wrangler'],
+		wrangler: true
+	},
+	{
 		id: 'hosted-db',
 		factory: 'HostedDbAdapter',
 		alsoImports: ['HostedDbClient'],
@@ -193,9 +213,12 @@ export function buildsFor(adapter: AdapterScaffold, dependencies: readonly strin
 	return adapter.drizzle ? NATIVE_DRIVERS.filter((name) => dependencies.includes(name)) : adapter.builds;
 }
 
-/** The adapters that fit the app (`Project.drizzle`), in prompt order: all but Drizzle, which needs the app's own. */
-export function adaptersFor(project: { drizzle?: DrizzleSetup }): AdapterScaffold[] {
-	return ADAPTERS.filter((adapter) => !adapter.drizzle || project.drizzle);
+/**
+ * The adapters that fit the app, in prompt order: all but Drizzle, which needs the app's own
+ * (`Project.drizzle`), and D1, which needs Cloudflare (`Project.host`).
+ */
+export function adaptersFor(project: { drizzle?: DrizzleSetup; host?: { cloudflare?: boolean } }): AdapterScaffold[] {
+	return ADAPTERS.filter((adapter) => (!adapter.drizzle || project.drizzle) && (!adapter.wrangler || project.host?.cloudflare));
 }
 
 /**
@@ -205,7 +228,8 @@ export function adaptersFor(project: { drizzle?: DrizzleSetup }): AdapterScaffol
 /**
  * Whether a runtime file is one of the chosen adapter's assets, which nothing imports and the
  * app gets by this rule instead of by following imports: the SQL migrations of its dialect
- * (`server/auth/adapters/migrations/<dialect>/*.sql`, run by `create-auth migrate`) and, for
+ * (`server/auth/adapters/migrations/<dialect>/*.sql`, run by `create-auth migrate`; D1's by
+ * wrangler) and, for
  * Drizzle, the tables of the app's dialect (`server/auth/adapters/drizzle-schema/<dialect>.ts`,
  * re-exported from the app's schema). Any other file: false.
  *
@@ -215,6 +239,6 @@ export function isAdapterAsset(file: string, adapter: AdapterScaffold, drizzleDi
 	const match = /^server\/auth\/adapters\/(?:migrations\/([^/]+)\/.*|drizzle-schema\/([^/]+)\.ts)$/.exec(file);
 	if (!match) return false;
 	const [, dialect, schemaDialect] = match;
-	if (dialect !== undefined) return dialect === adapter.migrations;
+	if (dialect !== undefined) return dialect === adapter.migrations || (adapter.wrangler === true && dialect === 'd1');
 	return adapter.drizzle === true && schemaDialect === drizzleDialect;
 }

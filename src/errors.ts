@@ -32,7 +32,8 @@ export type CliErrorCode =
 	| 'E_NOTHING_TO_SWITCH'
 	| 'E_SWITCH_WHICH'
 	| 'E_SWITCH_UNSUPPORTED'
-	| 'E_SWITCH_BLOCKED';
+	| 'E_SWITCH_BLOCKED'
+	| 'E_WRANGLER_CONFIG';
 
 /**
  * A failure caused by the user's input or project, as opposed to a bug. The top-level handler

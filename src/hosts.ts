@@ -20,6 +20,8 @@ export interface Host {
 	serverless: boolean;
 	/** What create-auth chooses there when the flags and prompts do not say: a database server, shared counters. */
 	defaults?: { adapter: AdapterId; rateLimit: RateLimitStoreId };
+	/** Cloudflare Workers (workerd): the D1 adapter is offered, and the Wrangler config holds the bindings. */
+	cloudflare?: true;
 }
 
 /**
@@ -32,8 +34,9 @@ export const HOSTS: readonly Host[] = [
 	{ adapter: '@sveltejs/adapter-auto', name: 'the host adapter-auto finds', platformEnv: false, serverless: false },
 	{ adapter: '@sveltejs/adapter-vercel', name: 'Vercel', platformEnv: true, serverless: true, defaults: { adapter: 'postgres', rateLimit: 'redis' } },
 	{ adapter: '@sveltejs/adapter-netlify', name: 'Netlify', platformEnv: true, serverless: true, defaults: { adapter: 'postgres', rateLimit: 'redis' } },
-	{ adapter: '@sveltejs/adapter-cloudflare', name: 'Cloudflare', platformEnv: true, serverless: true },
-	{ adapter: '@sveltejs/adapter-cloudflare-workers', name: 'Cloudflare Workers', platformEnv: true, serverless: true }
+	// Redis's client needs TCP sockets Workers do not give it: memory counters, per isolate (doctor says so).
+	{ adapter: '@sveltejs/adapter-cloudflare', name: 'Cloudflare', platformEnv: true, serverless: true, cloudflare: true, defaults: { adapter: 'd1', rateLimit: 'memory' } },
+	{ adapter: '@sveltejs/adapter-cloudflare-workers', name: 'Cloudflare Workers', platformEnv: true, serverless: true, cloudflare: true, defaults: { adapter: 'd1', rateLimit: 'memory' } }
 ];
 
 /**
@@ -54,10 +57,15 @@ export function hostOf(dependencies: Record<string, string> | readonly string[],
  * The last next step of a first run: which variables production needs, and where they go. On a
  * host whose settings hold the environment, there, with the server-side ones the answers add
  * (the adapter's `DATABASE_URL`, Redis's `REDIS_URL`): a build carries no `.env`, and on a
- * serverless host the app cannot sign anyone in without them.
+ * serverless host the app cannot sign anyone in without them. On Cloudflare, as a Worker secret,
+ * and the D1 tables made in the deployed database (`d1Binding`: the D1 adapter's binding).
  */
-export function productionStep(host: Host | undefined, answers: Answers): string {
+export function productionStep(host: Host | undefined, answers: Answers, d1Binding?: string): string {
 	if (!host?.platformEnv) return 'In production, set AUTH_SECRET in the server environment (a build does not carry .env).';
+	if (host.cloudflare) {
+		const tables = d1Binding ? `, and before the first deploy create the auth tables in Cloudflare's D1: npx wrangler d1 migrations apply ${d1Binding} --remote` : '';
+		return `On ${host.name}, set AUTH_SECRET as a secret: npx wrangler secret put AUTH_SECRET (a build does not carry .env)${tables}.`;
+	}
 	const { adapter, parts } = resolveAnswers(answers);
 	const servers = [...adapter.env, ...parts.flatMap((part) => part.env)].map(({ key }) => key).filter((key) => /_URL$/.test(key) && key !== 'AUTH_URL');
 	const keys = ['AUTH_SECRET', ...new Set(servers)];

@@ -12,6 +12,7 @@ import { composeHooks, type EditResult } from './edits/hooks.js';
 import { mergeLayoutLoad } from './edits/layout.js';
 import { addDependencies, addSubpathImports, allowBuildScripts } from './edits/package-json.js';
 import { addSchemaExport } from './edits/drizzle-schema.js';
+import { addD1Database, authDatabase, newWranglerConfig, NEW_WRANGLER_CONFIG, readWranglerConfig, type D1Database, type WranglerConfig } from './wrangler.js';
 import { authEnvVars, type AuthEnvVar } from './env-vars.js';
 import type { DrizzleDialect } from './drizzle.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
@@ -85,6 +86,7 @@ const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
 const LAYOUT_EDITS = ['load: session'];
 const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
 const DRIZZLE_SCHEMA_EDITS = ['export: auth tables'];
+const WRANGLER_EDITS = ['d1_databases: auth', 'compatibility_flags: nodejs_compat'];
 
 /** The lib modules every app's generated files import: `src/auth.ts`, the pages, `app.d.ts`. */
 const APP_ENTRIES = ['server/auth/index', 'auth/index'];
@@ -175,6 +177,8 @@ interface PlanRun {
 	lib(module: string): string;
 	/** The variables `src/auth.ts` reads, in order. */
 	envVars: AuthEnvVar[];
+	/** The D1 adapter's database in the app's Wrangler config ({@link authDatabase}); absent for other adapters. */
+	d1?: { config: WranglerConfig | undefined; database: D1Database; added: boolean };
 }
 
 /** Checks what would make any plan wrong, then sets up the state the steps share. */
@@ -197,11 +201,19 @@ function startRun(input: PlanInput): PlanRun {
 			'Add one with npx sv add drizzle (drizzle.config.ts with a dialect and a schema file in src/lib, and src/lib/server/db/index.ts exporting db), or choose another --adapter.'
 		);
 	}
+	const d1 = resolved.adapter.wrangler ? d1Database(project) : undefined;
 	// The runtime's folders an app module takes the bare name of: their index is imported by name.
 	const shadowedLibFolders = Object.keys(project.existingAuth?.shadowed ?? {});
 	const kit = shadowedLibFolders.length > 0 ? { ...project.kit, shadowedLibFolders } : project.kit;
 	const contextOf = (given: Answers | ResolvedAnswers, answersOf: Answers) =>
-		templateContext(given, kit, authEnvVars(answersOf, input.authSecret, input.databaseUrl).map((variable) => variable.key), project.typescript, project.drizzle);
+		templateContext(
+			given,
+			kit,
+			authEnvVars(answersOf, input.authSecret, input.databaseUrl).map((variable) => variable.key),
+			project.typescript,
+			project.drizzle,
+			d1 && { binding: d1.database.binding, config: d1.config?.path ?? NEW_WRANGLER_CONFIG }
+		);
 	const context = contextOf(resolved, answers);
 	// A module is written in the language of the path it lands at (see userPath); a page, in the app's.
 	const inLanguageOf = (path: string, of: TemplateContext) => (path.endsWith('.svelte') ? of : { ...of, typescript: path.endsWith('.ts') });
@@ -218,8 +230,28 @@ function startRun(input: PlanInput): PlanRun {
 		previous: manifest && !sameAnswers(manifest.answers, answers) ? contextOf(manifest.answers, manifest.answers) : undefined,
 		inLanguageOf,
 		lib: (module) => libSpecifier(module, kit),
-		envVars: authEnvVars(answers, input.authSecret, input.databaseUrl)
+		envVars: authEnvVars(answers, input.authSecret, input.databaseUrl),
+		...(d1 ? { d1 } : {})
 	};
+}
+
+/**
+ * The D1 adapter's database: its entry in the app's Wrangler config, or the one a run adds
+ * ({@link authDatabase}), with its migrations in the vendored `migrations/d1` folder.
+ * @throws {CliError} `E_UNSUPPORTED_ADAPTER` when the app's SvelteKit has no `getRequestEvent`
+ *   (below 2.20), through which the adapter finds the binding; `E_WRANGLER_CONFIG` from
+ *   {@link readWranglerConfig} and {@link authDatabase}
+ */
+function d1Database(project: Project): NonNullable<PlanRun['d1']> {
+	if (!project.kit.requestEvent) {
+		throw new CliError(
+			'E_UNSUPPORTED_ADAPTER',
+			"The D1 adapter finds the request's platform.env through getRequestEvent, which this app's SvelteKit (below 2.20) does not have.",
+			'Update @sveltejs/kit to 2.20 or later, then run create-auth again.'
+		);
+	}
+	const config = readWranglerConfig(project.files);
+	return { config, ...authDatabase(config, `${project.libDir}/server/auth/adapters/migrations/d1`) };
 }
 
 /** A rendering as the app's Prettier writes it; the manifest's text when the rendering is unchanged. */
@@ -392,6 +424,12 @@ async function planPatches(run: PlanRun): Promise<void> {
 		const result = addSchemaExport(project.files[schema] ?? '', relative.startsWith('.') ? relative : `./${relative}`, schema);
 		pending(run, result.pending);
 		patch(run, schema, result.content, result.pending ? [] : DRIZZLE_SCHEMA_EDITS);
+	}
+	if (run.d1) {
+		const { config, database } = run.d1;
+		const path = config?.path ?? NEW_WRANGLER_CONFIG;
+		const name = (JSON.parse(project.packageJson) as { name?: string }).name;
+		patch(run, path, config ? addD1Database(config, database) : newWranglerConfig(name, database), WRANGLER_EDITS);
 	}
 	const gitignore = project.files[APP_FILES.gitignore];
 	const { ignore } = resolved.adapter;

@@ -62,6 +62,8 @@ export interface TemplateContext {
 	adapter: { names: string; module: string; partial: string };
 	/** The app's Drizzle setup, when the adapter is Drizzle's: its dialect and schema file. */
 	drizzle?: { dialect: DrizzleSetup['dialect']; schema: string };
+	/** The D1 database the D1 adapter reads, when it is the adapter: its binding and the Wrangler config that declares it. */
+	d1?: { binding: string; config: string };
 	strategy: Answers['strategy'];
 	protect: string[];
 	kit: {
@@ -93,13 +95,15 @@ export interface TemplateContext {
  * @param names the variables `src/auth.ts` reads, in that order (see `authEnvVars`)
  * @param typescript the app's language: TypeScript, or JavaScript with JSDoc types
  * @param drizzle the app's Drizzle setup, if any (used when the adapter is Drizzle's)
+ * @param d1 create-auth's D1 binding and the Wrangler config naming it (used when the adapter is D1's)
  */
 export function templateContext(
 	given: Answers | ResolvedAnswers,
 	kit: KitShape,
 	names: readonly string[],
 	typescript: boolean,
-	drizzle?: DrizzleSetup
+	drizzle?: DrizzleSetup,
+	d1?: { binding: string; config: string }
 ): TemplateContext {
 	const resolved = 'parts' in given ? given : resolveAnswers(given);
 	const { answers, adapter, parts } = resolved;
@@ -151,6 +155,7 @@ export function templateContext(
 			partial: `adapters/${answers.adapter}`
 		},
 		...(onDrizzle ? { drizzle: { dialect: drizzle.dialect, schema: drizzle.schema } } : {}),
+		...(adapter.wrangler && d1 ? { d1 } : {}),
 		strategy: answers.strategy,
 		protect: answers.protect,
 		kit: {

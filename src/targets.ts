@@ -1,4 +1,5 @@
 import { DRIZZLE_CONFIGS } from './drizzle.js';
+import { WRANGLER_CONFIGS } from './wrangler.js';
 import { MANIFEST_PATH } from './manifest.js';
 import { FEATURES } from './features/index.js';
 import { PROVIDERS } from './providers/index.js';
@@ -43,7 +44,7 @@ export function routesFor(descriptors: readonly Pick<Descriptor, 'routes'>[]): s
 /**
  * Every app-relative path a plan may write, patch or must see, whatever the answers: the files
  * of {@link APP_FILES}, the pages of every provider and feature (under `src/routes/`), each `.ts` module with
- * its `.js` twin, the manifest and the Drizzle configs. The loader reads them all, so a plan
+ * its `.js` twin, the manifest, the Drizzle configs and the Wrangler configs. The loader reads them all, so a plan
  * never takes a file on disk for an absent one.
  *
  * Not named here, because they depend on the app rather than the answers: the vendored runtime
@@ -52,5 +53,5 @@ export function routesFor(descriptors: readonly Pick<Descriptor, 'routes'>[]): s
 export function plannedPaths(): string[] {
 	const routes = routesFor([...PROVIDERS, ...FEATURES]).map((route) => `src/routes/${route}`);
 	const withTwins = [...Object.values(APP_FILES), ...routes].flatMap((file) => (file.endsWith('.ts') && !file.endsWith('.d.ts') ? [file, file.replace(/\.ts$/, '.js')] : [file]));
-	return [...withTwins, MANIFEST_PATH, ...DRIZZLE_CONFIGS];
+	return [...withTwins, MANIFEST_PATH, ...DRIZZLE_CONFIGS, ...WRANGLER_CONFIGS];
 }

@@ -612,12 +612,14 @@ const FUNCTIONS = { vercel: '.vercel/output/functions/![-]/catchall.func', netli
  * `NODE_ENV=production` are set), or as a serverless platform runs what adapter-vercel or
  * adapter-netlify built (modes `vercel` and `netlify`: ./function-host.js, with `PORT` and `HOST`, on
  * adapter-vercel's catch-all function or adapter-netlify's render function;
- * `env` is then the platform's settings, as the function reads no `.env`). `env` as for run(): vite's `#!/usr/bin/env node` follows its
+ * `env` is then the platform's settings, as the function reads no `.env`), or under `wrangler dev`
+ * (mode `wrangler`: what adapter-cloudflare built, in workerd, with the app's local D1 and `.env`
+ * as the Worker's secrets). `env` as for run(): vite's `#!/usr/bin/env node` follows its
  * `PATH` (e.g. `(await node22()).env`). Resolves
  * once `GET /` gets any HTTP answer (redirects are not followed); rejects, after stopping the
  * server, if it exits first or does not answer within `timeout` (polls every 200 ms).
  * @param {string} appDir
- * @param {{ mode?: 'preview' | 'dev' | 'node' | 'vercel' | 'netlify', port?: number, timeout?: number, env?: Record<string, string | undefined>,
+ * @param {{ mode?: 'preview' | 'dev' | 'node' | 'vercel' | 'netlify' | 'wrangler', port?: number, timeout?: number, env?: Record<string, string | undefined>,
  *   nodeArgs?: string[], cpu?: string, node?: string }} [options]  `nodeArgs`: extra node flags (mode `node`);
  *   `node`: the node binary for mode `node` (default: ours, `process.execPath`);
  *   `cpu`: run the server under `taskset -c <cpu>` (taskset execs it, so `pid` stays the server's)
@@ -628,10 +630,12 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 	const chosenPort = port ?? (await freePort());
 	const url = `http://127.0.0.1:${chosenPort}`;
 	const hosted = mode === 'vercel' || mode === 'netlify';
-	const vite = mode === 'node' || hosted ? undefined : localBin(appDir, 'vite');
+	const vite = mode === 'node' || mode === 'wrangler' || hosted ? undefined : localBin(appDir, 'vite');
 	const server = hosted
 		? [node, path.join(repoRoot, 'e2e', 'harness', 'function-host.js'), mode, path.join(appDir, FUNCTIONS[mode])]
-		: vite === undefined
+		: mode === 'wrangler'
+			? [localBin(appDir, 'wrangler'), 'dev', '--ip', '127.0.0.1', '--port', String(chosenPort), '--inspector-port', String(await freePort())]
+			: vite === undefined
 			? [node, ...nodeArgs, 'build']
 			: [vite, mode, '--host', '127.0.0.1', '--port', String(chosenPort), '--strictPort', ...(await bypassesLock(appDir) ? ['--bypass-lock'] : [])];
 	const [command, ...args] = cpu === undefined ? server : ['taskset', '-c', cpu, ...server];
@@ -640,7 +644,9 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 			? { ...env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(chosenPort), ORIGIN: url }
 			: hosted
 				? { ...env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(chosenPort) }
-				: env;
+				: mode === 'wrangler'
+					? { ...env, CI: '1', WRANGLER_SEND_METRICS: 'false' }
+					: env;
 	const child = spawn(/** @type {string} */ (command), args, {
 		cwd: appDir,
 		env: cleanEnv(serverEnv),

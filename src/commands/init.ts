@@ -2,6 +2,7 @@ import * as prompts from '@clack/prompts';
 import { adaptersFor, DATABASE_URL, findAdapter } from '../adapters.js';
 import { equivalentCommand, resolveAnswers, validateAnswers, type Answers } from '../answers.js';
 import { answersFromFlags, askMissing, type GivenAnswers } from '../ask.js';
+import { authBinding } from '../d1-migrate.js';
 import { CliError } from '../errors.js';
 import { authjsConfigAtOurPath, existingAuthNotice, type FoundAuthLibrary } from '../existing-auth.js';
 import { productionStep } from '../hosts.js';
@@ -53,13 +54,14 @@ export async function init(options: InitOptions): Promise<number> {
 		...(outcome.installLeft ? [installStep(app.project)] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.migrations ? ['npx create-auth migrate   (creates the auth tables at DATABASE_URL)'] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.drizzle ? ['npx create-auth migrate   (creates the auth tables with drizzle-kit)'] : []),
+		...(outcome.installLeft && findAdapter(answers.adapter)?.wrangler ? ['npx create-auth migrate   (creates the auth tables in the local D1 database)'] : []),
 		...providerSteps(answers.providers, base),
 		`${packageManager} run dev`,
 		// Whichever chosen descriptor gives the app a sign-up page (passwords, passkeys), the visitor starts there.
 		resolveAnswers(answers).parts.some(({ routes }) => routes.includes(SIGN_UP_PAGE))
 			? `Open ${at}/signup to create an account, then ${at}/account.`
 			: `Open ${at}/signin, then ${at}/account.`,
-		productionStep(app.project.host, answers)
+		productionStep(app.project.host, answers, findAdapter(answers.adapter)?.wrangler ? await authBinding(app.project.root, app.project.libDir) : undefined)
 	];
 	prompts.note(steps.join('\n'), 'Next steps');
 	if (interactive) prompts.outro(`Next time, without prompts:\n  ${equivalentCommand(answers)}`);

@@ -2,6 +2,7 @@ import * as prompts from '@clack/prompts';
 import { DATABASE_URL, findAdapter } from '../adapters.js';
 import { lookupEnv } from '../doctor/check.js';
 import { readEnvSources } from '../doctor/gather.js';
+import { applyD1Migrations } from '../d1-migrate.js';
 import { pushAuthTables } from '../drizzle-push.js';
 import { CliError } from '../errors.js';
 import { connectDatabase, readMigrations, redactUrl, runMigrations } from '../migrate.js';
@@ -21,20 +22,30 @@ export interface MigrateOptions {
  * server reads them), from the app's vendored `migrations/<dialect>/*.sql`, with the app's own
  * driver. Idempotent: what ran is recorded in `auth_migrations`. With the Drizzle adapter, the
  * app's own migration story instead: the app's drizzle-kit pushes the auth tables its schema
- * re-exports, and only those (`pushAuthTables`). SQLite and memory need none (SQLite creates its
+ * re-exports, and only those (`pushAuthTables`). With D1, the app's wrangler applies
+ * `migrations/d1/*.sql` to the local database (`applyD1Migrations`); the remote one is the user's
+ * to migrate, and it says how. SQLite and memory need none (SQLite creates its
  * tables on first use): it says so and exits 0.
  *
  * @returns the exit code, 0
  * @throws {CliError} `E_NO_MANIFEST`; `E_DATABASE_URL_MISSING`; `E_DRIVER_MISSING`,
  *   `E_DATABASE_UNREACHABLE`, `E_MIGRATION_FAILED` from `src/migrate.ts`; `E_MIGRATION_FAILED`
  *   when drizzle-kit push fails (its output's tail in the message); `E_DRIZZLE_MISSING` when
- *   the app no longer has the Drizzle setup the manifest's adapter needs
+ *   the app no longer has the Drizzle setup the manifest's adapter needs; `E_WRANGLER_CONFIG` and
+ *   `E_MIGRATION_FAILED` from `applyD1Migrations`
  */
 export async function migrate(options: MigrateOptions): Promise<number> {
 	const { project, manifest } = options.app ?? (await loadApp(options.cwd));
 	if (!manifest) throw noManifest();
 	const adapter = findAdapter(manifest.answers.adapter);
 	if (adapter?.drizzle) return pushDrizzleTables(project);
+	if (adapter?.wrangler) {
+		const { database, applied } = await applyD1Migrations(project);
+		const local = `the local D1 database ${database.binding} (.wrangler/state, as wrangler dev and vite dev use it)`;
+		prompts.log.success(applied.length > 0 ? `Applied ${applied.join(', ')} to ${local}.` : `The auth tables in ${local} are up to date.`);
+		prompts.log.info(`Before deploying, create them in Cloudflare's: npx wrangler d1 migrations apply ${database.binding} --remote`);
+		return 0;
+	}
 	const dialect = adapter?.migrations;
 	if (!adapter || !dialect) {
 		prompts.log.info(`The ${manifest.answers.adapter} adapter has no migrations: ${adapter?.id === 'sqlite' ? 'SQLite creates its tables on first use' : 'nothing is stored on disk'}.`);

@@ -51,6 +51,15 @@ export function requestConfig(event: RequestEvent): Promise<ResolvedConfig> {
 	return found.handle.getConfig(event);
 }
 
+/** The current request, through the app's `getRequestEvent`; undefined when none was handed in, or outside a request. */
+export function currentRequest(): RequestEvent | undefined {
+	try {
+		return currentRequestEvent?.();
+	} catch {
+		return undefined;
+	}
+}
+
 /** Called by `SvelteKitAuth` with the app's `getRequestEvent`. */
 export function useRequestEvent(getRequestEvent: (() => RequestEvent) | undefined): void {
 	if (getRequestEvent) currentRequestEvent = getRequestEvent;

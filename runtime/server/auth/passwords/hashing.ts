@@ -1,17 +1,12 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { RateLimited } from '../errors.js';
+import { ON_WORKERS } from '../platform/workers.js';
 import { verifyForeignHash } from './foreign.js';
 import { scryptInQueue } from './queue.js';
 
 export { configurePasswordHashing, type PasswordHashingLimits } from './queue.js';
 
-/**
- * Whether this runs on Cloudflare Workers (workerd), whose `navigator.userAgent` says so; an
- * isolate there has 128 MB of memory in all, for every request it serves.
- * @see https://developers.cloudflare.com/workers/runtime-apis/web-standards/#navigatoruseragent
- */
-const ON_WORKERS = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
 /**
  * OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1 (128 MiB). On Workers, its
  * equally strong N=2^15, r=8, p=3 (32 MiB), since 128 MiB is all an isolate has.
