@@ -140,7 +140,7 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 	{
 		id: 'd1',
 		factory: 'D1Adapter',
-		supports: ['authenticators', 'two-factor'],
+		supports: ['authenticators', 'two-factor', 'rate-limits'],
 		label: 'Cloudflare D1',
 		hint: 'a D1 binding in your Wrangler config; tables made by wrangler d1 migrations',
 		env: [],

@@ -44,10 +44,10 @@ describe('validateAnswers', () => {
 			expect.objectContaining({
 				code: 'E_UNKNOWN_RATE_LIMIT_STORE',
 				message: 'Unknown rate-limit store "memcached".',
-				hint: expect.stringMatching(/memory .*redis .*REDIS_URL/)
+				hint: expect.stringMatching(/memory .*redis .*REDIS_URL.*d1 /)
 			})
 		);
-		expect(RATE_LIMIT_STORES).toEqual(['memory', 'redis']);
+		expect(RATE_LIMIT_STORES).toEqual(['memory', 'redis', 'd1']);
 		expect(DEFAULT_ANSWERS.rateLimit).toBe('memory');
 	});
 

@@ -19,7 +19,7 @@ export type { AdapterId };
  * default: right for one server) or `redis` (shared by every server behind a load balancer, at
  * `REDIS_URL`).
  */
-export const RATE_LIMIT_STORES = ['memory', 'redis'] as const;
+export const RATE_LIMIT_STORES = ['memory', 'redis', 'd1'] as const;
 
 export type RateLimitStoreId = (typeof RATE_LIMIT_STORES)[number];
 
@@ -107,7 +107,7 @@ export function validateAnswers(answers: Answers): Answers {
 		throw new CliError(
 			'E_UNKNOWN_RATE_LIMIT_STORE',
 			`Unknown rate-limit store "${answers.rateLimit}".`,
-			'Known stores: memory (one server; the default), redis (several servers sharing the counters at REDIS_URL).'
+			'Known stores: memory (one server; the default), redis (several servers sharing the counters at REDIS_URL), d1 (Cloudflare: the D1 adapter\'s database).'
 		);
 	}
 	const previous = answers.previous ?? [];

@@ -72,6 +72,25 @@ describe('askMissing', () => {
 		expect(answersFromFlags({}, { adapters: adaptersFor({}), host: hostOf(['@sveltejs/adapter-auto']) })).toEqual(DEFAULT_ANSWERS);
 	});
 
+	it('on Cloudflare (adapter-cloudflare), offers D1 and defaults to it, its rate-limit counters in D1 too; elsewhere D1 is not offered', () => {
+		const host = hostOf(['@sveltejs/adapter-cloudflare']);
+		expect(adaptersFor({ host }).map(({ id }) => id)).toContain('d1');
+		expect(adaptersFor({ host: hostOf(['@sveltejs/adapter-node']) }).map(({ id }) => id)).not.toContain('d1');
+		expect(answersFromFlags({}, { adapters: adaptersFor({ host }), host })).toEqual({ ...DEFAULT_ANSWERS, adapter: 'd1', rateLimit: 'd1' });
+		// Another adapter given: the counters cannot live in D1, so they stay in memory (doctor warns).
+		expect(answersFromFlags({ adapter: 'postgres' }, { adapters: adaptersFor({ host }), host }).rateLimit).toBe('memory');
+	});
+
+	it('on Cloudflare, preselects D1 among every adapter; choosing SQLite instead keeps the counters in memory', async () => {
+		const host = hostOf(['@sveltejs/adapter-cloudflare']);
+		// Two-factor: no; up from D1 to SQLite (past MySQL and PostgreSQL).
+		const session = scripted([ENTER, UP, UP, UP, ENTER]);
+		const answers = await askMissing({ providers: 'credentials', strategy: 'jwt', protect: '/account' }, { adapters: adaptersFor({ host }), host }, session.streams);
+		session.stop();
+		expect(answers).toMatchObject({ adapter: 'sqlite', rateLimit: 'memory' });
+		expect(session.screen()).toContain('its native driver does not load on Workers');
+	});
+
 	it('on Vercel, preselects PostgreSQL and says why SQLite does not fit', async () => {
 		// Two-factor: no; up to SQLite, whose hint then shows, and down again to the preselected one.
 		const session = scripted([ENTER, UP, DOWN, ENTER]);

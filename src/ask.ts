@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import * as prompts from '@clack/prompts';
-import { unmetNeed, type AdapterScaffold } from './adapters.js';
+import { findAdapter, unmetNeed, type AdapterScaffold } from './adapters.js';
 import { DEFAULT_ANSWERS, splitList, STRATEGIES, type AdapterId, type Answers, type RateLimitStoreId, type Strategy } from './answers.js';
 import { CliError } from './errors.js';
 import type { Host } from './hosts.js';
@@ -44,17 +44,29 @@ export function defaultAdapter({ adapters, host }: AnswerContext): AdapterId {
 }
 
 /**
+ * The rate-limit store chosen when none is given: the host's (Redis on a serverless host, whose
+ * memory does not last between requests; D1 on Cloudflare) when `adapter` can hold it (D1's
+ * counters live in the D1 adapter's database), else memory.
+ */
+export function defaultRateLimit(host: AnswerContext['host'], adapter: string): RateLimitStoreId {
+	const store = host?.defaults?.rateLimit;
+	const scaffold = findAdapter(adapter);
+	if (!store || !scaffold) return DEFAULT_ANSWERS.rateLimit;
+	return unmetNeed(scaffold, featuresFor({ rateLimit: store })) ? DEFAULT_ANSWERS.rateLimit : store;
+}
+
+/**
  * Fills what the flags did not say with defaults, without prompting: the same answers a person
- * who pressed Enter at every prompt would give. The rate-limit store defaults to the host's
- * (Redis on a serverless host, whose memory does not last between requests), else memory.
+ * who pressed Enter at every prompt would give; the rate-limit store by {@link defaultRateLimit}.
  */
 export function answersFromFlags(given: GivenAnswers, context: AnswerContext): Answers {
+	const adapter = (given.adapter ?? defaultAdapter(context)) as AdapterId;
 	return {
 		providers: given.providers === undefined ? DEFAULT_ANSWERS.providers : splitList(given.providers),
 		strategy: (given.strategy ?? DEFAULT_ANSWERS.strategy) as Strategy,
-		adapter: (given.adapter ?? defaultAdapter(context)) as AdapterId,
+		adapter,
 		protect: given.protect === undefined ? DEFAULT_ANSWERS.protect : splitList(given.protect),
-		rateLimit: (given.rateLimit ?? context.host?.defaults?.rateLimit ?? DEFAULT_ANSWERS.rateLimit) as RateLimitStoreId,
+		rateLimit: (given.rateLimit ?? defaultRateLimit(context.host, adapter)) as RateLimitStoreId,
 		...(given.twoFactor ? { twoFactor: true } : {})
 	};
 }
@@ -67,7 +79,7 @@ export interface PromptStreams {
 
 /**
  * Asks, with @clack/prompts, for every answer the flags did not give, except the rate-limit
- * store: `--rate-limit` or the default (memory, right for one server; Redis on a serverless host).
+ * store: `--rate-limit` or the default for the adapter chosen ({@link defaultRateLimit}).
  *
  * @param context the adapters offered, in prompt order, and the host; the default adapter
  *   ({@link defaultAdapter}) is preselected; on a serverless host, SQLite's hint says its file does not last there
@@ -111,10 +123,11 @@ export async function askMissing(given: GivenAnswers, context: AnswerContext, st
 					await prompts.select<AdapterId>({
 						...streams,
 						message: 'Where do users and accounts live?',
-						// Only adapters that store what the chosen providers need (passkeys: authenticators).
+						// Only adapters that store what the chosen providers need (passkeys: authenticators), and
+						// a --rate-limit given (d1: the D1 adapter); a default store follows the adapter chosen.
 						options: adapters
-							.filter((candidate) => !unmetNeed(candidate, [...providers.flatMap((id) => findProvider(id) ?? []), ...featuresFor({ rateLimit: defaults.rateLimit, twoFactor })]))
-							.map(({ id, label, hint, file }) => ({ value: id, label, hint: file && host?.serverless ? `its file does not last on ${host.name}` : hint })),
+							.filter((candidate) => !unmetNeed(candidate, [...providers.flatMap((id) => findProvider(id) ?? []), ...featuresFor({ rateLimit: given.rateLimit ?? 'memory', twoFactor })]))
+							.map(({ id, label, hint, file }) => ({ value: id, label, hint: file && host?.serverless ? fileHint(host) : hint })),
 						initialValue: defaultAdapter(context)
 					})
 				);
@@ -131,8 +144,12 @@ export async function askMissing(given: GivenAnswers, context: AnswerContext, st
 						})
 					) ?? ''
 				);
-	return { providers, strategy, adapter, protect, rateLimit: defaults.rateLimit, ...(twoFactor ? { twoFactor: true } : {}) };
+	const rateLimit = (given.rateLimit ?? defaultRateLimit(host, adapter)) as RateLimitStoreId;
+	return { providers, strategy, adapter, protect, rateLimit, ...(twoFactor ? { twoFactor: true } : {}) };
 }
+
+/** Why a database in a file (SQLite) does not fit a serverless host. */
+const fileHint = (host: Host) => (host.cloudflare ? 'its native driver does not load on Workers' : `its file does not last on ${host.name}`);
 
 function answered<T>(value: T): Exclude<T, symbol> {
 	if (prompts.isCancel(value) || typeof value === 'symbol') {

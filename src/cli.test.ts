@@ -209,7 +209,75 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 	it('--help documents --rate-limit with both stores and the defaults (redis on the serverless hosts)', async () => {
 		const help = await run(tmpdir(), '--help');
 		expect(help.code).toBe(0);
-		expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--rate-limit <store> .*memory .*redis.*REDIS_URL \(default memory; redis with adapter-vercel or adapter-netlify\)/);
+		expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--rate-limit <store> .*memory .*redis.*REDIS_URL.*d1.*\(default memory; redis with adapter-vercel or adapter-netlify, d1 with adapter-cloudflare\)/);
+	});
+
+	describe('an app that deploys to Cloudflare (adapter-cloudflare)', () => {
+		/** kit2-ts on adapter-cloudflare, with the Wrangler config given (none: the app has none). */
+		async function cloudflareApp(config?: { file: string; text: string }): Promise<string> {
+			const dir = await fixtureCopy();
+			const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
+			delete manifest.devDependencies['@sveltejs/adapter-auto'];
+			manifest.devDependencies['@sveltejs/adapter-cloudflare'] = '^7.2.9';
+			await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest, null, '\t'));
+			const vite = path.join(dir, 'vite.config.ts');
+			await writeFile(vite, (await readFile(vite, 'utf8')).replace("'@sveltejs/adapter-auto'", "'@sveltejs/adapter-cloudflare'"));
+			if (config) await writeFile(path.join(dir, config.file), config.text);
+			return dir;
+		}
+
+		it('chooses D1 for users and rate limits, binds DB in wrangler.toml with nodejs_compat, and vendors its migrations', async () => {
+			const toml = 'name = "shop"\nmain = ".svelte-kit/cloudflare/_worker.js"\ncompatibility_date = "2026-05-01"\n\n[assets]\nbinding = "ASSETS"\ndirectory = ".svelte-kit/cloudflare"\n';
+			const dir = await cloudflareApp({ file: 'wrangler.toml', text: toml });
+			const result = await run(dir, '--yes', '--no-install');
+			expect(result.code, result.stderr).toBe(0);
+			const files = await snapshot(dir);
+			expect(JSON.parse(files['.create-auth/manifest.json']!).answers).toMatchObject({ adapter: 'd1', rateLimit: 'd1' });
+			expect(files['src/auth.ts']).toContain("export const adapter = D1Adapter({ binding: 'DB', getRequestEvent });");
+			expect(files['src/auth.ts']).toContain("rateLimit: { store: d1RateLimitStore({ binding: 'DB', getRequestEvent }) }");
+			expect(files['wrangler.toml']).toBe(
+				toml.replace('\n\n[assets]', '\ncompatibility_flags = ["nodejs_compat"]\n\n[assets]') +
+					'\n[[d1_databases]]\nbinding = "DB"\ndatabase_name = "shop-auth"\nmigrations_dir = "src/lib/server/auth/adapters/migrations/d1"\n'
+			);
+			expect(Object.keys(files).filter((file) => file.includes('migrations/'))).toEqual([
+				'src/lib/server/auth/adapters/migrations/d1/0001_create_auth_tables.sql',
+				'src/lib/server/auth/adapters/migrations/d1/0002_rate_limits.sql'
+			]);
+			expect(files['src/lib/server/auth/adapters/sqlite.ts']).toBeUndefined();
+			expect(JSON.parse(files['package.json']!).dependencies['better-sqlite3']).toBeUndefined();
+			expect((await run(dir, '--yes', '--no-install')).stdout).toContain('Nothing to write');
+		});
+
+		it('writes wrangler.jsonc for an app that has none, and binds AUTH_DB beside a D1 database of the app\'s own', async () => {
+			const bare = await cloudflareApp();
+			expect((await run(bare, '--yes', '--no-install')).code).toBe(0);
+			const written = (await snapshot(bare))['wrangler.jsonc']!;
+			expect(JSON.parse(written.replace(/^\/\/.*\n/, ''))).toMatchObject({
+				name: 'svtest',
+				main: '.svelte-kit/cloudflare/_worker.js',
+				compatibility_flags: ['nodejs_compat'],
+				assets: { binding: 'ASSETS', directory: '.svelte-kit/cloudflare' },
+				d1_databases: [{ binding: 'DB', database_name: 'svtest-auth', migrations_dir: 'src/lib/server/auth/adapters/migrations/d1' }]
+			});
+
+			const own = await cloudflareApp({ file: 'wrangler.json', text: '{ "name": "shop", "compatibility_flags": ["nodejs_compat"], "d1_databases": [{ "binding": "DB", "database_name": "shop" }] }\n' });
+			expect((await run(own, '--yes', '--no-install')).code).toBe(0);
+			const files = await snapshot(own);
+			expect(JSON.parse(files['wrangler.json']!).d1_databases.map((entry: { binding: string }) => entry.binding)).toEqual(['DB', 'AUTH_DB']);
+			expect(files['src/auth.ts']).toContain("D1Adapter({ binding: 'AUTH_DB', getRequestEvent })");
+		});
+
+		it('refuses --rate-limit d1 with another adapter, and a Wrangler config that does not parse, writing nothing', async () => {
+			const dir = await cloudflareApp({ file: 'wrangler.jsonc', text: '{ "name": ' });
+			const before = await snapshot(dir);
+			const broken = await run(dir, '--yes', '--no-install');
+			expect(broken.code).toBe(1);
+			expect(broken.stderr).toContain('[E_WRANGLER_CONFIG]');
+			const mismatch = await run(dir, '--yes', '--no-install', '--adapter', 'sqlite', '--rate-limit', 'd1');
+			expect(mismatch.code).toBe(1);
+			expect(mismatch.stderr).toContain('The sqlite adapter cannot keep rate-limit counters');
+			expect(await snapshot(dir)).toEqual(before);
+		});
 	});
 
 	it('--dry-run prints the plan and writes nothing', async () => {

@@ -21,10 +21,10 @@ export async function main(argv: string[]): Promise<number> {
 		.option('-C, --cwd <path>', 'the SvelteKit app to add auth to (default: the current folder)')
 		.option('--providers <ids>', 'sign-in providers, comma separated (credentials)')
 		.option('--strategy <strategy>', 'session strategy: jwt (an encrypted cookie) or database (default jwt)')
-		.option('--adapter <id>', 'where users and accounts are stored: sqlite, postgres, mysql or memory (default sqlite; postgres with adapter-vercel or adapter-netlify)')
+		.option('--adapter <id>', 'where users and accounts are stored: sqlite, postgres, mysql, drizzle (the app\'s own), d1 (Cloudflare), hosted-db or memory (default sqlite; postgres with adapter-vercel or adapter-netlify, d1 with adapter-cloudflare)')
 		.option('--database-url <url>', "DATABASE_URL for .env with postgres or mysql (default: a local server's)")
 		.option('--protect <prefixes>', 'path prefixes that need a signed-in user, comma separated (default /account)')
-		.option('--rate-limit <store>', 'where sign-in and sign-up rate-limit counters live: memory (one server) or redis, shared by several servers at REDIS_URL (default memory; redis with adapter-vercel or adapter-netlify)')
+		.option('--rate-limit <store>', 'where sign-in and sign-up rate-limit counters live: memory (one server), redis, shared by several servers at REDIS_URL, or d1, in the D1 adapter\'s database (default memory; redis with adapter-vercel or adapter-netlify, d1 with adapter-cloudflare)')
 		.option('--two-factor', 'let users turn on two-factor authentication (authenticator app codes, recovery codes)')
 		.option('-y, --yes', 'use defaults for anything not given; never prompt')
 		.option('--no-install', 'write files but do not install dependencies')
@@ -42,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
 	writeOptions(program.command('regenerate'))
 		.description('Update the auth files to this version of create-auth, merging your edits (3-way).')
 		.option('--restore <paths...>', 'write generated files you deleted again (app-relative paths)')
-		.option('--rate-limit <store>', 'move the rate-limit counters to another store: memory (one server) or redis (several, at REDIS_URL)')
+		.option('--rate-limit <store>', 'move the rate-limit counters to another store: memory (one server), redis (several, at REDIS_URL) or d1 (the D1 adapter\'s database)')
 		.action(async (options) => {
 			exitCode = await (await import('./commands/regenerate.js')).regenerate(options);
 		});

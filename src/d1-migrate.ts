@@ -66,7 +66,7 @@ export async function applyD1Migrations(
 	});
 	const output = String(result.all ?? '');
 	if (result.failed) throw fail(output.split('\n').slice(-15).join('\n') || (result.message ?? 'no output'));
-	// wrangler's table of what it applied: "│ 0001_create_auth_tables.sql │ ✅ │".
-	const applied = [...output.matchAll(/(\S+\.sql)\s*│\s*✅/g)].map((match) => match[1]!);
+	// wrangler's table of what it applied, "│ 0001_create_auth_tables.sql │ ✅ │", printed anew after each file.
+	const applied = [...new Set([...output.matchAll(/(\S+\.sql)\s*│\s*✅/g)].map((match) => match[1]!))];
 	return { database, applied };
 }

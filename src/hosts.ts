@@ -34,9 +34,9 @@ export const HOSTS: readonly Host[] = [
 	{ adapter: '@sveltejs/adapter-auto', name: 'the host adapter-auto finds', platformEnv: false, serverless: false },
 	{ adapter: '@sveltejs/adapter-vercel', name: 'Vercel', platformEnv: true, serverless: true, defaults: { adapter: 'postgres', rateLimit: 'redis' } },
 	{ adapter: '@sveltejs/adapter-netlify', name: 'Netlify', platformEnv: true, serverless: true, defaults: { adapter: 'postgres', rateLimit: 'redis' } },
-	// Redis's client needs TCP sockets Workers do not give it: memory counters, per isolate (doctor says so).
-	{ adapter: '@sveltejs/adapter-cloudflare', name: 'Cloudflare', platformEnv: true, serverless: true, cloudflare: true, defaults: { adapter: 'd1', rateLimit: 'memory' } },
-	{ adapter: '@sveltejs/adapter-cloudflare-workers', name: 'Cloudflare Workers', platformEnv: true, serverless: true, cloudflare: true, defaults: { adapter: 'd1', rateLimit: 'memory' } }
+	// The counters in D1 too: one database every isolate shares, and no TCP client to run on workerd.
+	{ adapter: '@sveltejs/adapter-cloudflare', name: 'Cloudflare', platformEnv: true, serverless: true, cloudflare: true, defaults: { adapter: 'd1', rateLimit: 'd1' } },
+	{ adapter: '@sveltejs/adapter-cloudflare-workers', name: 'Cloudflare Workers', platformEnv: true, serverless: true, cloudflare: true, defaults: { adapter: 'd1', rateLimit: 'd1' } }
 ];
 
 /**

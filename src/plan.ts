@@ -12,7 +12,7 @@ import { composeHooks, type EditResult } from './edits/hooks.js';
 import { mergeLayoutLoad } from './edits/layout.js';
 import { addDependencies, addSubpathImports, allowBuildScripts } from './edits/package-json.js';
 import { addSchemaExport } from './edits/drizzle-schema.js';
-import { addD1Database, authDatabase, newWranglerConfig, NEW_WRANGLER_CONFIG, readWranglerConfig, type D1Database, type WranglerConfig } from './wrangler.js';
+import { addD1Database, authDatabase, newWranglerConfig, NEW_WRANGLER_CONFIG, readWranglerConfig, workerName, type D1Database, type WranglerConfig } from './wrangler.js';
 import { authEnvVars, type AuthEnvVar } from './env-vars.js';
 import type { DrizzleDialect } from './drizzle.js';
 import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
@@ -178,7 +178,7 @@ interface PlanRun {
 	/** The variables `src/auth.ts` reads, in order. */
 	envVars: AuthEnvVar[];
 	/** The D1 adapter's database in the app's Wrangler config ({@link authDatabase}); absent for other adapters. */
-	d1?: { config: WranglerConfig | undefined; database: D1Database; added: boolean };
+	d1?: { config: WranglerConfig | undefined; worker: string; database: D1Database };
 }
 
 /** Checks what would make any plan wrong, then sets up the state the steps share. */
@@ -251,7 +251,8 @@ function d1Database(project: Project): NonNullable<PlanRun['d1']> {
 		);
 	}
 	const config = readWranglerConfig(project.files);
-	return { config, ...authDatabase(config, `${project.libDir}/server/auth/adapters/migrations/d1`) };
+	const worker = workerName((JSON.parse(project.packageJson) as { name?: string }).name);
+	return { config, worker, database: authDatabase(config, `${project.libDir}/server/auth/adapters/migrations/d1`, worker).database };
 }
 
 /** A rendering as the app's Prettier writes it; the manifest's text when the rendering is unchanged. */
@@ -426,10 +427,8 @@ async function planPatches(run: PlanRun): Promise<void> {
 		patch(run, schema, result.content, result.pending ? [] : DRIZZLE_SCHEMA_EDITS);
 	}
 	if (run.d1) {
-		const { config, database } = run.d1;
-		const path = config?.path ?? NEW_WRANGLER_CONFIG;
-		const name = (JSON.parse(project.packageJson) as { name?: string }).name;
-		patch(run, path, config ? addD1Database(config, database) : newWranglerConfig(name, database), WRANGLER_EDITS);
+		const { config, worker, database } = run.d1;
+		patch(run, config?.path ?? NEW_WRANGLER_CONFIG, config ? addD1Database(config, database) : newWranglerConfig(worker, database), WRANGLER_EDITS);
 	}
 	const gitignore = project.files[APP_FILES.gitignore];
 	const { ignore } = resolved.adapter;

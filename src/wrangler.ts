@@ -39,11 +39,10 @@ export const NEW_WRANGLER_CONFIG = 'wrangler.jsonc';
  * and assets it builds, `nodejs_compat`), and `database`, as {@link NEW_WRANGLER_CONFIG}'s text.
  * Its compatibility date is one the workerd create-auth was tested with: a later one than the
  * installed workerd knows is refused by it.
- * @param name the Worker's name: the app's package name, made fit for one
+ * @param worker the Worker's name ({@link workerName})
  * @see https://svelte.dev/docs/kit/adapter-cloudflare
  */
-export function newWranglerConfig(name: string | undefined, database: D1Database): string {
-	const worker = (name ?? 'app').replace(/^@[^/]+\//, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'app';
+export function newWranglerConfig(worker: string, database: D1Database): string {
 	const config = {
 		$schema: 'node_modules/wrangler/config-schema.json',
 		name: worker,
@@ -54,6 +53,11 @@ export function newWranglerConfig(name: string | undefined, database: D1Database
 		d1_databases: [database]
 	};
 	return `// Written by create-auth for adapter-cloudflare: https://developers.cloudflare.com/workers/wrangler/configuration/\n${JSON.stringify(config, null, '\t')}\n`;
+}
+
+/** A Worker's name made of an npm package name (`@acme/Shop` → `shop`): lowercase letters, digits and dashes; `app` for none. */
+export function workerName(packageName: string | undefined): string {
+	return (packageName ?? '').replace(/^@[^/]+\//, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'app';
 }
 
 /** The compatibility date of a config create-auth writes (workerd 1.2026050x accepts it). */
@@ -102,10 +106,10 @@ export function readWranglerConfig(files: Record<string, string | undefined>): W
  * `migrationsDir` (create-auth's vendored migrations, as an earlier run wrote it), else a new one:
  * binding {@link DEFAULT_BINDING} in an app with no D1 database yet, else {@link AUTH_BINDING}
  * beside the app's own, so the app's migrations and ours never share a folder. Its
- * `database_name` is the Worker's name with `-auth`; no `database_id`: `wrangler deploy` creates
- * the database, and local development needs none.
+ * `database_name` is the Worker's name (else `worker`, the name a new config gets) with `-auth`;
+ * no `database_id`: `wrangler deploy` creates the database, and local development needs none.
  */
-export function authDatabase(config: WranglerConfig | undefined, migrationsDir: string): { database: D1Database; added: boolean } {
+export function authDatabase(config: WranglerConfig | undefined, migrationsDir: string, worker = 'app'): { database: D1Database; added: boolean } {
 	const ours = config?.d1.find((entry) => entry.migrations_dir?.replace(/^\.\//, '').replace(/\/$/, '') === migrationsDir);
 	if (ours) return { database: ours, added: false };
 	const taken = new Set(config?.d1.map((entry) => entry.binding));
@@ -117,7 +121,7 @@ export function authDatabase(config: WranglerConfig | undefined, migrationsDir: 
 			`Set its migrations_dir to "${migrationsDir}" if create-auth's tables should live in it, or rename that binding; then run create-auth again.`
 		);
 	}
-	return { database: { binding, database_name: `${config?.name ?? 'app'}-auth`, migrations_dir: migrationsDir }, added: true };
+	return { database: { binding, database_name: `${config?.name ?? worker}-auth`, migrations_dir: migrationsDir }, added: true };
 }
 
 /**
@@ -154,10 +158,11 @@ function editToml(text: string, flag: boolean, database: D1Database | undefined)
 			if (last) edited.appendLeft(last.range[1], ', "nodejs_compat"');
 			else edited.appendLeft(flags.value.range[1] - 1, '"nodejs_compat"');
 		} else {
-			const firstTable = root.body.find((node) => node.type === 'TOMLTable');
-			const line = `compatibility_flags = ["nodejs_compat"]${eol}`;
-			if (firstTable) edited.prependLeft(firstTable.range[0], `${line}${eol}`);
-			else edited.append(`${text.length > 0 && !text.endsWith('\n') ? eol : ''}${line}`);
+			// After the root table's last key, where a root key must be (before the first [table]).
+			const lastKey = root.body.filter((node) => node.type === 'TOMLKeyValue').at(-1);
+			const line = 'compatibility_flags = ["nodejs_compat"]';
+			if (lastKey) edited.appendLeft(lastKey.range[1], `${eol}${line}`);
+			else edited.prepend(`${line}${eol}${text.length > 0 ? eol : ''}`);
 		}
 	}
 	if (database) {

@@ -32,7 +32,9 @@ export function hostChecks(input: { answers: Answers; host?: Host }): Check[] {
 					id: 'host-rate-limit',
 					status: 'warn',
 					message: `Rate limits count in memory, which on ${host.name} lasts only as long as one function instance: each new one starts from zero, so password guessing is barely limited.`,
-					hint: 'Run npx create-auth regenerate --rate-limit redis, then set REDIS_URL in the settings.'
+					hint: host.cloudflare
+						? 'Run npx create-auth regenerate --rate-limit d1 (the counters in the D1 adapter\'s database), then npx create-auth migrate.'
+						: 'Run npx create-auth regenerate --rate-limit redis, then set REDIS_URL in the settings.'
 				}
 			: { id: 'host-rate-limit', status: 'ok', message: `Rate limits count in ${answers.rateLimit}, shared by every ${host.name} function instance.` };
 	return [storage, rateLimit];

@@ -1,5 +1,6 @@
 import { adapterChecks } from './adapter.js';
 import type { Check } from './check.js';
+import { d1Checks } from './d1.js';
 import type { DoctorInput } from './gather.js';
 import { declaredEnvChecks, missingEnvChecks } from './env.js';
 import { existingAuthChecks } from './existing-auth.js';
@@ -28,6 +29,7 @@ export function runChecks(input: DoctorInput): Check[] {
 		...declaredEnvChecks({ ...input, answers }),
 		...(input.adapter ? adapterChecks(input.adapter) : []),
 		...hostChecks({ ...input, answers }),
+		...d1Checks({ ...input, answers }),
 		...twoFactorChecks({ ...input, manifest }),
 		...installChecks(input),
 		...existingAuthChecks({ ...input, manifest })

@@ -25,7 +25,11 @@ export interface ProviderImport {
  * codes' tables. Adapters list what they support (`AdapterScaffold.supports`), descriptors what
  * they need ({@link Descriptor.needs}).
  */
-export type AdapterCapability = 'authenticators' | 'two-factor';
+/**
+ * What an adapter can store beyond users, accounts and sessions: passkeys, second factors, and
+ * rate-limit counters (`rate-limits`: the `--rate-limit d1` store lives in the adapter's database).
+ */
+export type AdapterCapability = 'authenticators' | 'two-factor' | 'rate-limits';
 
 /** A need of a descriptor on the adapter, with the words the refusal uses. */
 export interface AdapterNeed {

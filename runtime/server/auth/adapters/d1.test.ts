@@ -1,51 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeAdapterContract } from '../../../test/adapter-contract.js';
+import { D1_MIGRATIONS, localD1, type LocalD1 } from '../../../test/d1.js';
 import { DriverUnavailable } from '../errors.js';
-import { D1Adapter, type D1Binding } from './d1.js';
+import { D1Adapter } from './d1.js';
 import { SQLiteAdapter } from './sqlite.js';
 
-const MIGRATIONS = resolve(import.meta.dirname, 'migrations/d1');
-const wrangler = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
-
-/**
- * A local D1 database as `wrangler dev` runs it (workerd through miniflare, SQLite files under
- * `persist`), its tables made by `wrangler d1 migrations apply --local` from `migrations/d1`, the
- * way an app's are; reached from Node through wrangler's `getPlatformProxy`.
- */
-async function localD1() {
-	const dir = mkdtempSync(join(tmpdir(), 'create-auth-d1-'));
-	const config = join(dir, 'wrangler.jsonc');
-	writeFileSync(
-		config,
-		JSON.stringify({
-			name: 'create-auth-d1-test',
-			compatibility_date: '2026-05-01',
-			d1_databases: [{ binding: 'DB', database_name: 'auth', migrations_dir: MIGRATIONS }]
-		})
-	);
-	const persist = join(dir, 'state');
-	execFileSync(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist, '--config', config], {
-		env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' },
-		stdio: 'pipe'
-	});
-	const { getPlatformProxy } = await import('wrangler');
-	const proxy = await getPlatformProxy<{ DB: D1Binding & { exec(sql: string): Promise<unknown> } }>({ configPath: config, persist: { path: join(persist, 'v3') } });
-	return {
-		db: proxy.env.DB,
-		async close() {
-			await proxy.dispose();
-			rmSync(dir, { recursive: true, force: true });
-		}
-	};
-}
-
-let shared: ReturnType<typeof localD1> | undefined;
+let shared: Promise<LocalD1> | undefined;
 const d1 = () => (shared ??= localD1());
 afterAll(async () => (await shared)?.close());
 
@@ -86,7 +49,7 @@ describe('D1Adapter', () => {
 				.all()
 				.map((row) => ({ ...(row as object), columns: db.pragma(`table_info(${(row as { tbl_name: string }).tbl_name})`), keys: db.pragma(`foreign_key_list(${(row as { tbl_name: string }).tbl_name})`) }));
 		const migrated = new Database(':memory:');
-		migrated.exec(readFileSync(join(MIGRATIONS, '0001_create_auth_tables.sql'), 'utf8'));
+		migrated.exec(readFileSync(join(D1_MIGRATIONS, '0001_create_auth_tables.sql'), 'utf8'));
 		const file = new Database(':memory:');
 		await SQLiteAdapter({ database: file }).getUser('nobody');
 		expect(tables(migrated)).toEqual(tables(file));

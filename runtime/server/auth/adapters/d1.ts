@@ -29,6 +29,15 @@ export interface D1Statement {
  */
 export type D1AdapterOptions = { binding: string; getRequestEvent: () => { platform?: unknown } } | { database: D1Binding };
 
+/**
+ * The database of `options`, found anew on each call: the binding given, or the one named on
+ * the current request's `platform.env` (a stand-in whose `prepare` throws
+ * {@link DriverUnavailable} when there is none). Shared by `D1Adapter` and `d1RateLimitStore`.
+ */
+export function d1Database(options: D1AdapterOptions): () => D1Binding {
+	return 'database' in options ? () => options.database : () => boundDatabase(options.binding, options.getRequestEvent);
+}
+
 /** The binding named `name` on the current request's `platform.env`, or why there is none. */
 function boundDatabase(name: string, getRequestEvent: () => { platform?: unknown }): D1Binding {
 	const env = (getRequestEvent().platform as { env?: Record<string, unknown> } | undefined)?.env;
@@ -55,7 +64,7 @@ function boundDatabase(name: string, getRequestEvent: () => { platform?: unknown
  * @see create-auth docs/api.md#adapter-methods
  */
 export function D1Adapter(options: D1AdapterOptions): Required<Adapter> {
-	const database = 'database' in options ? () => options.database : () => boundDatabase(options.binding, options.getRequestEvent);
+	const database = d1Database(options);
 	return sqlAdapter({
 		async query(text, params) {
 			const { results, meta } = await database().prepare(text).bind(...params).all();

@@ -7,8 +7,8 @@
  * - `methods.ts` — how flows call it: `need` (a method the flow cannot do without, else
  *   `MissingAdapter`), `adapterMethod` (one it can), `requireAdapterMethods` (a startup check);
  *   every failure becomes an `AdapterError` naming the method.
- * - `<id>.ts` — one built-in adapter each (`sqlite`, `postgres`, `mysql`, `drizzle`, `hosted-db`,
- *   `memory`), imported by the generated `src/auth.ts` by its own path, so an app loads only its
+ * - `<id>.ts` — one built-in adapter each (`sqlite`, `postgres`, `mysql`, `drizzle`, `d1`,
+ *   `hosted-db`, `memory`), imported by the generated `src/auth.ts` by its own path, so an app loads only its
  *   own and its driver; `sql.ts` is the SQL they share, `drizzle-schema/` and `migrations/` the
  *   tables per dialect. They are not re-exported here.
  *

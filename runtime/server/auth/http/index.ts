@@ -8,7 +8,8 @@
  *   links back to the app use), `matchesPathPrefix`.
  * - `see-other.ts` — `seeOther`: SvelteKit's 303 allowed to leave the origin (SvelteKit 3).
  * - `app-paths.ts` — `appBase`: SvelteKit's `paths.base` from the app's `resolve`.
- * - `guards.ts` — `requireSession`, `requireUser`, `isNavigation`, `matchesRequestPath`.
+ * - `guards.ts` — `requireSession`, `requireUser`, `isNavigation`, `matchesRequestPath`,
+ *   `currentRequest` (the request `getRequestEvent` gives, for code that has no event).
  * - `fetch-metadata.ts` — `isCrossSiteWrite`, `crossSiteRefusal` (Sec-Fetch-Site on auth POSTs).
  * - `auth-pages.ts` — `authPathOf` (auth pages and routes), `withAuthHeaders` (`no-store`, anti-framing).
  *
@@ -21,6 +22,7 @@ export { authPathOf, withAuthHeaders, type AuthPath } from './auth-pages.js';
 export { crossSiteRefusal, isCrossSiteWrite } from './fetch-metadata.js';
 export { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
 export {
+	currentRequest,
 	isNavigation,
 	matchesRequestPath,
 	registerRequest,

@@ -9,6 +9,8 @@
  *   `AccountLocked`, NIST SP 800-63B-4 §3.2.2), `forgetPasswordAttempts`, `emailClientKey`.
  * - `redis.ts` — `redisRateLimitStore` (ioredis), shared by several servers; apps set up with
  *   `--rate-limit redis` import it as `../rate-limit-redis.ts`.
+ * - `d1.ts` — `d1RateLimitStore` (Cloudflare D1, on the D1 adapter's binding), shared by every
+ *   isolate of a Worker; apps set up with `--rate-limit d1` import it by this path.
  *
  * Runtime modules import the module they need, never this index, so that an app is vendored only
  * the modules it reaches; this index is the folder's table of contents.

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rateLimitStoreContract } from '../../../test/rate-limit-store-contract.js';
 import { startTcpProxy, type TcpProxy } from '../../../test/tcp-proxy.js';
-import { AccountLocked, RateLimited, RateLimitStoreError } from '../errors.js';
-import { countAttempt, countPasswordAttempt, createRateLimits, emailClientKey } from './rate-limit.js';
+import { RateLimitStoreError } from '../errors.js';
+import { countAttempt, createRateLimits } from './rate-limit.js';
 import { redisRateLimitStore } from './redis.js';
 
 // The Redis server of the project's machines (README); each run writes under its own prefix.
@@ -37,41 +38,13 @@ describe('redisRateLimitStore on the real Redis server', () => {
 		expect(proxy.accepted).toBe(before + 1);
 	});
 
-	it('shares the counts between servers: two stores on one Redis allow the limit once in all', async () => {
-		const one = createRateLimits({ store: storeOf().store, ...rule(4) })!;
-		const two = createRateLimits({ store: storeOf().store, ...rule(4) })!;
-		const email = `shared-${randomUUID()}@example.com`;
-		const results = [];
-		for (const limits of [one, two, one, two, one]) results.push(await limits.signInPerEmailAndClient!.consume(email));
-		expect(results.map((result) => result.ok)).toEqual([true, true, true, true, false]);
-		expect(results[4]).toEqual({ ok: false, retryAfter: 60 });
-		expect(await admin.get(`${prefix}signin-email-client:${email}`)).toBe('5');
-	});
-
-	it('keeps an address locked for the client that guessed, on every server, and counts the account-wide cap there too (NIST SP 800-63B-4 §3.2.2)', async () => {
-		const config = { signIn: { perEmailAndClient: { max: 2, windowSeconds: 60 }, perAccount: { max: 4, windowSeconds: 60 } } };
-		const one = createRateLimits({ store: storeOf().store, ...config })!;
-		const two = createRateLimits({ store: storeOf().store, ...config })!;
-		const email = `pair-${randomUUID()}@example.com`;
-		await countPasswordAttempt(one, email, '203.0.113.7');
-		await countPasswordAttempt(two, email, '203.0.113.7');
-		const refused = await countPasswordAttempt(one, email, '203.0.113.7').catch((err) => err);
-		expect(refused).toBeInstanceOf(RateLimited);
-		expect(refused).not.toBeInstanceOf(AccountLocked);
-		expect(await admin.get(`${prefix}signin-email-client:${emailClientKey(email, '203.0.113.7')}`)).toBe('3');
-		// Other clients of the same address are not locked, until the account-wide cap (4; the refused attempt was not counted there) is reached.
-		await countPasswordAttempt(two, email, '198.51.100.9');
-		await countPasswordAttempt(one, email, '198.51.100.10');
-		expect(await countPasswordAttempt(two, email, '198.51.100.11').catch((err) => err)).toBeInstanceOf(AccountLocked);
-		expect(await admin.get(`${prefix}signin-account:${email}`)).toBe('5');
-	});
-
-	it('counts atomically: 30 parallel attempts let exactly 10 through', async () => {
-		const limits = createRateLimits({ store: storeOf().store, ...rule(10) })!;
-		const email = `burst-${randomUUID()}@example.com`;
-		const results = await Promise.all(Array.from({ length: 30 }, () => limits.signInPerEmailAndClient!.consume(email)));
-		expect(results.filter((result) => result.ok)).toHaveLength(10);
-	});
+	rateLimitStoreContract(() => ({
+		store: () => storeOf().store,
+		stored: async (name, key) => {
+			const value = await admin.get(`${prefix}${name}:${key}`);
+			return value === null ? undefined : Number(value);
+		}
+	}));
 
 	it('ends the window with the key (Redis expires it), and reset clears a count', async () => {
 		const limits = createRateLimits({ store: storeOf().store, ...rule(1, 1) })!;
