@@ -27,6 +27,14 @@ describe('productionStep', () => {
 		expect(productionStep(hostOf(['@sveltejs/adapter-netlify']), DEFAULT_ANSWERS)).toBe("On Netlify, set AUTH_SECRET in the project's environment settings (a build does not carry .env).");
 	});
 
+	it('on Cloudflare, puts AUTH_SECRET in a Worker secret and the D1 tables in the deployed database', () => {
+		const cloudflare = hostOf(['@sveltejs/adapter-cloudflare']);
+		expect(productionStep(cloudflare, { ...DEFAULT_ANSWERS, adapter: 'd1', rateLimit: 'd1' }, 'DB')).toBe(
+			"On Cloudflare, set AUTH_SECRET as a secret: npx wrangler secret put AUTH_SECRET (a build does not carry .env), and before the first deploy create the auth tables in Cloudflare's D1: npx wrangler d1 migrations apply DB --remote."
+		);
+		expect(productionStep(cloudflare, DEFAULT_ANSWERS)).toBe('On Cloudflare, set AUTH_SECRET as a secret: npx wrangler secret put AUTH_SECRET (a build does not carry .env).');
+	});
+
 	it('elsewhere, says the server environment needs AUTH_SECRET', () => {
 		expect(productionStep(hostOf(['@sveltejs/adapter-node']), DEFAULT_ANSWERS)).toBe('In production, set AUTH_SECRET in the server environment (a build does not carry .env).');
 		expect(productionStep(undefined, DEFAULT_ANSWERS)).toMatch(/^In production, set AUTH_SECRET/);

@@ -34,7 +34,7 @@ export const HOSTS: readonly Host[] = [
 	{ adapter: '@sveltejs/adapter-auto', name: 'the host adapter-auto finds', platformEnv: false, serverless: false },
 	{ adapter: '@sveltejs/adapter-vercel', name: 'Vercel', platformEnv: true, serverless: true, defaults: { adapter: 'postgres', rateLimit: 'redis' } },
 	{ adapter: '@sveltejs/adapter-netlify', name: 'Netlify', platformEnv: true, serverless: true, defaults: { adapter: 'postgres', rateLimit: 'redis' } },
-	// The counters in D1 too: one database every isolate shares, and no TCP client to run on workerd.
+	// The counters in D1 too: one database every isolate of the Worker shares, and no other server to run.
 	{ adapter: '@sveltejs/adapter-cloudflare', name: 'Cloudflare', platformEnv: true, serverless: true, cloudflare: true, defaults: { adapter: 'd1', rateLimit: 'd1' } },
 	{ adapter: '@sveltejs/adapter-cloudflare-workers', name: 'Cloudflare Workers', platformEnv: true, serverless: true, cloudflare: true, defaults: { adapter: 'd1', rateLimit: 'd1' } }
 ];

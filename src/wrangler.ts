@@ -22,7 +22,6 @@ export interface WranglerConfig {
 	text: string;
 	/** The Worker's `name`, if set. */
 	name?: string;
-	compatibilityDate?: string;
 	compatibilityFlags: string[];
 	d1: D1Database[];
 }
@@ -95,7 +94,6 @@ export function readWranglerConfig(files: Record<string, string | undefined>): W
 		path,
 		text,
 		...(typeof value.name === 'string' ? { name: value.name } : {}),
-		...(typeof value.compatibility_date === 'string' ? { compatibilityDate: value.compatibility_date } : {}),
 		compatibilityFlags: strings(value.compatibility_flags),
 		d1
 	};
@@ -106,8 +104,10 @@ export function readWranglerConfig(files: Record<string, string | undefined>): W
  * `migrationsDir` (create-auth's vendored migrations, as an earlier run wrote it), else a new one:
  * binding {@link DEFAULT_BINDING} in an app with no D1 database yet, else {@link AUTH_BINDING}
  * beside the app's own, so the app's migrations and ours never share a folder. Its
- * `database_name` is the Worker's name (else `worker`, the name a new config gets) with `-auth`;
- * no `database_id`: `wrangler deploy` creates the database, and local development needs none.
+ * `database_name` is the config's Worker `name` (else `worker`: the app's, {@link workerName})
+ * with `-auth`; no `database_id`: `wrangler deploy` creates the database, and local development
+ * needs none.
+ * @throws {CliError} `E_WRANGLER_CONFIG` when {@link AUTH_BINDING} is taken by a database of the app's
  */
 export function authDatabase(config: WranglerConfig | undefined, migrationsDir: string, worker = 'app'): { database: D1Database; added: boolean } {
 	const ours = config?.d1.find((entry) => entry.migrations_dir?.replace(/^\.\//, '').replace(/\/$/, '') === migrationsDir);
@@ -129,8 +129,8 @@ export function authDatabase(config: WranglerConfig | undefined, migrationsDir: 
  * `nodejs_compat` in `compatibility_flags` (the runtime uses `node:crypto`), edited in place: every
  * other byte, comments and formatting included, as it was. JSON and JSONC through jsonc-parser's
  * `modify`; TOML by positions from its syntax tree (toml-eslint-parser): the flag into the
- * root table's array (or a new root key before the first table), the database as a new
- * `[[d1_databases]]` table at the end.
+ * root table's array (or a new root key after its last one, before the first table), the
+ * database as a new `[[d1_databases]]` table at the end.
  */
 export function addD1Database(config: WranglerConfig, database: D1Database): string {
 	const flag = !config.compatibilityFlags.includes('nodejs_compat');
