@@ -15,7 +15,7 @@ export interface D1MigrationOutcome {
 export async function authBinding(root: string, libDir: string): Promise<string | undefined> {
 	const files = Object.fromEntries(await Promise.all(WRANGLER_CONFIGS.map(async (file) => [file, await readFile(path.join(root, file), 'utf8').catch(() => undefined)] as const)));
 	try {
-		const found = authDatabase(readWranglerConfig(files), `${libDir}/server/auth/adapters/migrations/d1`);
+		const found = authDatabase(readWranglerConfig(files), libDir);
 		return found.added ? undefined : found.database.binding;
 	} catch {
 		return undefined;
@@ -41,7 +41,7 @@ export async function applyD1Migrations(
 	timeout = 120_000
 ): Promise<D1MigrationOutcome> {
 	const config = readWranglerConfig(app.files);
-	const { database, added } = authDatabase(config, `${app.libDir}/server/auth/adapters/migrations/d1`);
+	const { database, added } = authDatabase(config, app.libDir);
 	if (added) {
 		throw new CliError(
 			'E_WRANGLER_CONFIG',

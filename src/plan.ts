@@ -252,7 +252,7 @@ function d1Database(project: Project): NonNullable<PlanRun['d1']> {
 	}
 	const config = readWranglerConfig(project.files);
 	const worker = workerName((JSON.parse(project.packageJson) as { name?: string }).name);
-	return { config, worker, database: authDatabase(config, `${project.libDir}/server/auth/adapters/migrations/d1`, worker).database };
+	return { config, worker, database: authDatabase(config, project.libDir, worker).database };
 }
 
 /** A rendering as the app's Prettier writes it; the manifest's text when the rendering is unchanged. */

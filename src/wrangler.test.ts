@@ -33,7 +33,7 @@ directory = ".svelte-kit/cloudflare"
 describe('the Wrangler config', () => {
 	it('adds the D1 binding and nodejs_compat to wrangler.jsonc, every other byte kept', () => {
 		const config = readWranglerConfig({ 'wrangler.jsonc': JSONC })!;
-		const { database, added } = authDatabase(config, DIR);
+		const { database, added } = authDatabase(config, 'src/lib');
 		expect(added).toBe(true);
 		expect(database).toEqual({ binding: 'DB', database_name: 'my-app-auth', migrations_dir: DIR });
 		const text = addD1Database(config, database);
@@ -46,13 +46,13 @@ describe('the Wrangler config', () => {
 		expect(text).toContain('// served before the Worker');
 		expect(text).toContain('\t"d1_databases": [\n\t\t{\n\t\t\t"binding": "DB",');
 		// A second run finds its own entry by the migrations folder, and changes nothing.
-		expect(authDatabase(again, DIR)).toEqual({ database, added: false });
+		expect(authDatabase(again, 'src/lib')).toEqual({ database, added: false });
 		expect(addD1Database(again, database)).toBe(text);
 	});
 
 	it('adds them to wrangler.toml: the flag into the root array, the table at the end', () => {
 		const config = readWranglerConfig({ 'wrangler.toml': TOML })!;
-		const { database } = authDatabase(config, DIR);
+		const { database } = authDatabase(config, 'src/lib');
 		const text = addD1Database(config, database);
 		expect(text).toBe(
 			TOML.replace('["nodejs_als"]', '["nodejs_als", "nodejs_compat"]') +
@@ -66,7 +66,7 @@ describe('the Wrangler config', () => {
 	it('puts a new compatibility_flags key before the first TOML table, where a root key must be', () => {
 		const toml = TOML.replace('compatibility_flags = ["nodejs_als"] # AsyncLocalStorage\n', '');
 		const config = readWranglerConfig({ 'wrangler.toml': toml })!;
-		const text = addD1Database(config, authDatabase(config, DIR).database);
+		const text = addD1Database(config, authDatabase(config, 'src/lib').database);
 		expect(readWranglerConfig({ 'wrangler.toml': text })!.compatibilityFlags).toEqual(['nodejs_compat']);
 		expect(text.indexOf('compatibility_flags')).toBeLessThan(text.indexOf('[assets]'));
 	});
@@ -74,7 +74,7 @@ describe('the Wrangler config', () => {
 	it("binds create-auth's database as AUTH_DB beside the app's own D1 database", () => {
 		const jsonc = JSONC.replace('"assets"', '"d1_databases": [{ "binding": "DB", "database_name": "shop", "migrations_dir": "migrations" }],\n\t"assets"');
 		const config = readWranglerConfig({ 'wrangler.jsonc': jsonc })!;
-		const { database } = authDatabase(config, DIR);
+		const { database } = authDatabase(config, 'src/lib');
 		expect(database.binding).toBe('AUTH_DB');
 		expect(readWranglerConfig({ 'wrangler.jsonc': addD1Database(config, database) })!.d1.map((entry) => entry.binding)).toEqual(['DB', 'AUTH_DB']);
 	});
@@ -83,7 +83,7 @@ describe('the Wrangler config', () => {
 		expect(() => readWranglerConfig({ 'wrangler.jsonc': '{ "name": ' })).toThrow(expect.objectContaining({ code: 'E_WRANGLER_CONFIG' }));
 		expect(() => readWranglerConfig({ 'wrangler.toml': 'name = ' })).toThrow(expect.objectContaining({ code: 'E_WRANGLER_CONFIG' }));
 		const both = readWranglerConfig({ 'wrangler.json': '{ "d1_databases": [{ "binding": "DB" }, { "binding": "AUTH_DB" }] }' })!;
-		expect(() => authDatabase(both, DIR)).toThrow(expect.objectContaining({ code: 'E_WRANGLER_CONFIG' }));
+		expect(() => authDatabase(both, 'src/lib')).toThrow(expect.objectContaining({ code: 'E_WRANGLER_CONFIG' }));
 	});
 
 	it('reads wrangler.jsonc before wrangler.toml, as Wrangler does, and nothing when there is neither', () => {

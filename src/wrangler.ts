@@ -99,9 +99,12 @@ export function readWranglerConfig(files: Record<string, string | undefined>): W
 	};
 }
 
+/** Where an app's vendored D1 migrations are, app-relative: the `migrations_dir` of create-auth's D1 database. */
+export const d1MigrationsDir = (libDir: string) => `${libDir}/server/auth/adapters/migrations/d1`;
+
 /**
  * The D1 database create-auth's tables live in: the entry whose `migrations_dir` is
- * `migrationsDir` (create-auth's vendored migrations, as an earlier run wrote it), else a new one:
+ * {@link d1MigrationsDir} of `libDir` (the vendored migrations, as an earlier run wrote it), else a new one:
  * binding {@link DEFAULT_BINDING} in an app with no D1 database yet, else {@link AUTH_BINDING}
  * beside the app's own, so the app's migrations and ours never share a folder. Its
  * `database_name` is the config's Worker `name` (else `worker`: the app's, {@link workerName})
@@ -109,7 +112,8 @@ export function readWranglerConfig(files: Record<string, string | undefined>): W
  * needs none.
  * @throws {CliError} `E_WRANGLER_CONFIG` when {@link AUTH_BINDING} is taken by a database of the app's
  */
-export function authDatabase(config: WranglerConfig | undefined, migrationsDir: string, worker = 'app'): { database: D1Database; added: boolean } {
+export function authDatabase(config: WranglerConfig | undefined, libDir: string, worker = 'app'): { database: D1Database; added: boolean } {
+	const migrationsDir = d1MigrationsDir(libDir);
 	const ours = config?.d1.find((entry) => entry.migrations_dir?.replace(/^\.\//, '').replace(/\/$/, '') === migrationsDir);
 	if (ours) return { database: ours, added: false };
 	const taken = new Set(config?.d1.map((entry) => entry.binding));

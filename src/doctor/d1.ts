@@ -1,6 +1,6 @@
 import type { Answers } from '../answers.js';
 import { CliError } from '../errors.js';
-import { authDatabase, readWranglerConfig } from '../wrangler.js';
+import { authDatabase, d1MigrationsDir, readWranglerConfig } from '../wrangler.js';
 import type { Check } from './check.js';
 import type { DoctorInput } from './gather.js';
 
@@ -28,10 +28,10 @@ export function d1Checks(input: Pick<DoctorInput, 'files' | 'libDir' | 'dependen
 		return error(err.message, err.hint);
 	}
 	if (!config) return error('The app has no Wrangler config (wrangler.jsonc, wrangler.json or wrangler.toml): the D1 adapter has no database, and wrangler cannot run the app.');
-	const migrations = `${input.libDir}/server/auth/adapters/migrations/d1`;
+	const migrations = d1MigrationsDir(input.libDir);
 	let found;
 	try {
-		found = authDatabase(config, migrations);
+		found = authDatabase(config, input.libDir);
 	} catch (err) {
 		if (!(err instanceof CliError)) throw err;
 		return error(err.message, err.hint);
