@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import pg from 'pg';
-import { sqlAdapter } from './sql.js';
+import { numberedPlaceholders, sqlAdapter } from './sql.js';
 import type { Adapter } from './types.js';
 
 /**
@@ -81,10 +81,7 @@ export function PostgresAdapter(options: PostgresAdapterOptions): Required<Adapt
 			}
 			return { rows: result.rows, changes: result.rowCount ?? 0 };
 		},
-		rewrite(text) {
-			let n = 0;
-			return text.replace(/\?/g, () => `$${++n}`);
-		},
+		rewrite: numberedPlaceholders,
 		encode: (value) => value
 	});
 }

@@ -47,6 +47,12 @@ export interface SqlDialect {
  */
 export const backtickIdentifiers = (text: string) => text.replaceAll('"', '`');
 
+/** PostgreSQL's spelling of a statement written with `?` placeholders: `$1`, `$2`, … in order. */
+export function numberedPlaceholders(text: string): string {
+	let n = 0;
+	return text.replace(/\?/g, () => `$${++n}`);
+}
+
 /** A Date or boolean as our SQLite tables store it: epoch milliseconds, and 0 or 1. */
 export const sqliteValue = (value: Date | boolean) => (value instanceof Date ? value.getTime() : Number(value));
 
