@@ -16,10 +16,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, copyFixture, localBin, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
+import { sqliteRows } from './harness/databases.js';
 import { node22, type NodeToolchain } from './harness/node.js';
 
 const EMAIL = 'grace@example.com';
@@ -56,14 +56,7 @@ describe('an existing app with its own hook, layout load, Prettier and Drizzle, 
 	let browser: Browser | undefined;
 	const read = (file: string) => fs.readFile(path.join(appDir, file), 'utf8');
 	/** Reads the app's database (`DATABASE_URL=local.db`); our better-sqlite3, since the app's is built for Node 22. */
-	const query = <T>(sql: string): T[] => {
-		const db = new Database(path.join(appDir, 'local.db'), { readonly: true });
-		try {
-			return db.prepare(sql).all() as T[];
-		} finally {
-			db.close();
-		}
-	};
+	const query = <T>(sql: string): T[] => sqliteRows(path.join(appDir, 'local.db'), sql);
 	const tables = () => query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map(({ name }) => name);
 	const count = (table: string) => query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)[0]!.n;
 

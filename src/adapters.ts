@@ -1,9 +1,10 @@
 import type { DrizzleDialect, DrizzleSetup } from './drizzle.js';
 import type { SqlDialectId } from './migrate.js';
+import type { PrismaSetup } from './prisma.js';
 import type { AdapterCapability, AdapterNeed, Descriptor } from './providers/types.js';
 
 /** Adapter ids, in the order the prompt offers them; `sqlite` is the embedded default. */
-export const ADAPTER_IDS = ['sqlite', 'postgres', 'mysql', 'drizzle', 'd1', 'hosted-db', 'memory'] as const;
+export const ADAPTER_IDS = ['sqlite', 'postgres', 'mysql', 'drizzle', 'prisma', 'd1', 'hosted-db', 'memory'] as const;
 export type AdapterId = (typeof ADAPTER_IDS)[number];
 
 /**
@@ -43,6 +44,12 @@ export interface AdapterScaffold {
 	 * app's schema file, and created by the app's drizzle-kit (`pushAuthTables`).
 	 */
 	drizzle?: true;
+	/**
+	 * The adapter works on the app's own Prisma Client and schema (`project.prisma`): offered only
+	 * to apps that have them, its models added to the app's `schema.prisma` (`addAuthModels`) and
+	 * its tables created by the app's Prisma CLI (`pushPrismaTables`).
+	 */
+	prisma?: true;
 	/**
 	 * The adapter is Cloudflare D1's: offered only on Cloudflare (`Project.host`), its tables in
 	 * `migrations/d1/*.sql`, which `wrangler d1 migrations apply` runs from the folder the app's
@@ -138,6 +145,19 @@ export const ADAPTERS: readonly AdapterScaffold[] = [
 		drizzle: true
 	},
 	{
+		id: 'prisma',
+		factory: 'PrismaAdapter',
+		supports: ['authenticators', 'two-factor'],
+		label: 'Prisma',
+		hint: "your app's Prisma Client; auth models added to its schema.prisma",
+		env: [],
+		dependencies: [],
+		devDependencies: [],
+		builds: [],
+		ignore: [],
+		prisma: true
+	},
+	{
 		id: 'd1',
 		factory: 'D1Adapter',
 		supports: ['authenticators', 'two-factor', 'rate-limits'],
@@ -199,32 +219,34 @@ export function unmetNeed(adapter: AdapterScaffold, descriptors: readonly Descri
 	return undefined;
 }
 
-/** Drivers Drizzle apps use whose install script builds a native addon (`sv add drizzle`'s SQLite default). */
-const NATIVE_DRIVERS = ['better-sqlite3'];
+/**
+ * Native drivers an app's own ORM signs users in through, each by the dependency that brings it:
+ * `sv add drizzle`'s SQLite default, and Prisma's driver adapter for it, which depends on it.
+ */
+const NATIVE_DRIVERS: Record<string, string> = { 'better-sqlite3': 'better-sqlite3', '@prisma/adapter-better-sqlite3': 'better-sqlite3' };
 
 /**
- * Packages whose install scripts the adapter needs run: its own `builds`, and for Drizzle the
- * app's native driver, which signs users in through the app's `db` (pnpm 10+ skips a build
- * the app has not approved, and the app then fails at its first query).
+ * Packages whose install scripts the adapter needs run: its own `builds`, and for Drizzle and
+ * Prisma the app's native driver, which signs users in through the app's `db` or client (npm 11
+ * and pnpm 10+ skip a build the app has not approved, and the app then fails at its first query).
  *
  * @param dependencies the app's `dependencies` and `devDependencies` (names)
  */
 export function buildsFor(adapter: AdapterScaffold, dependencies: readonly string[]): string[] {
-	return adapter.drizzle ? NATIVE_DRIVERS.filter((name) => dependencies.includes(name)) : adapter.builds;
+	if (!adapter.drizzle && !adapter.prisma) return adapter.builds;
+	return [...new Set(dependencies.flatMap((name) => NATIVE_DRIVERS[name] ?? []))];
 }
 
 /**
- * The adapters that fit the app, in prompt order: all but Drizzle, which needs the app's own
- * (`Project.drizzle`), and D1, which needs Cloudflare (`Project.host`).
+ * The adapters that fit the app, in prompt order: all but Drizzle and Prisma, which need the
+ * app's own (`Project.drizzle`, `Project.prisma`), and D1, which needs Cloudflare (`Project.host`).
  */
-export function adaptersFor(project: { drizzle?: DrizzleSetup; host?: { cloudflare?: boolean } }): AdapterScaffold[] {
-	return ADAPTERS.filter((adapter) => (!adapter.drizzle || project.drizzle) && (!adapter.wrangler || project.host?.cloudflare));
+export function adaptersFor(project: { drizzle?: DrizzleSetup; prisma?: PrismaSetup; host?: { cloudflare?: boolean } }): AdapterScaffold[] {
+	return ADAPTERS.filter(
+		(adapter) => (!adapter.drizzle || project.drizzle) && (!adapter.prisma || project.prisma) && (!adapter.wrangler || project.host?.cloudflare)
+	);
 }
 
-/**
- * Modules of `runtime/server/auth/adapters/` every app gets whatever its adapter: the adapter
- * contract (`types`), the helpers flows call it through (`methods`), the folder's index.
- */
 /**
  * Whether a runtime file is one of the chosen adapter's assets, which nothing imports and the
  * app gets by this rule instead of by following imports: the SQL migrations of its dialect

@@ -35,12 +35,12 @@ export interface AnswerContext {
 }
 
 /**
- * The adapter chosen when none is given: the app's own Drizzle `db` when Drizzle is among the
- * adapters (one connection, one migration story); else the host's (PostgreSQL on a serverless
- * host, where a SQLite file does not last); else the embedded SQLite default.
+ * The adapter chosen when none is given: the app's own Drizzle `db` or Prisma Client when one is
+ * among the adapters (one connection, one migration story); else the host's (PostgreSQL on a
+ * serverless host, where a SQLite file does not last); else the embedded SQLite default.
  */
 export function defaultAdapter({ adapters, host }: AnswerContext): AdapterId {
-	return adapters.find((scaffold) => scaffold.drizzle)?.id ?? host?.defaults?.adapter ?? DEFAULT_ANSWERS.adapter;
+	return adapters.find((scaffold) => scaffold.drizzle || scaffold.prisma)?.id ?? host?.defaults?.adapter ?? DEFAULT_ANSWERS.adapter;
 }
 
 /**

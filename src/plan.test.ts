@@ -677,6 +677,35 @@ describe('planInit for each adapter and session strategy', () => {
 		expect(contentOf(await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, adapter: 'drizzle' }, project: postgresApp }), 'pnpm-workspace.yaml')).toBeUndefined();
 	});
 
+	it("prisma: adds the auth models to the app's schema, uses its client, vendors no tables and no driver", async () => {
+		const existing = await detectProject(fixturePath('kit2-prisma'));
+		expect(existing.prisma).toEqual({ schema: 'prisma/schema.prisma', provider: 'sqlite', client: 'server/prisma', clientExport: 'prisma' });
+		const answers: Answers = { ...DEFAULT_ANSWERS, adapter: 'prisma', strategy: 'database' };
+		const plan = await planInit({ ...base, answers, project: existing });
+		expect(plan.pending).toEqual([]);
+		expect(adapterFiles(plan)).toEqual(['methods.ts', 'prisma.ts', 'sql.ts', 'types.ts']);
+		const schema = contentOf(plan, 'prisma/schema.prisma')!;
+		expect(schema.startsWith(existing.files['prisma/schema.prisma']!)).toBe(true);
+		expect(schema).toContain('model AuthUser {');
+		expect(schema).toContain('@@map("auth_recovery_codes")');
+		const auth = contentOf(plan, 'src/auth.ts')!;
+		expect(auth).toContain("import { prisma } from '$lib/server/prisma';");
+		expect(auth).toContain("export const adapter = PrismaAdapter(prisma, { provider: 'sqlite' });");
+		const before = JSON.parse(existing.packageJson) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+		const { dependencies } = JSON.parse(contentOf(plan, 'package.json')!);
+		expect(Object.keys(dependencies).filter((name) => !(name in before.dependencies))).not.toContain('better-sqlite3');
+		const again = await planInit({ ...base, answers, project: applied(existing, plan) });
+		expect(again.operations).toEqual([]);
+		// Its driver adapter's better-sqlite3 is the native module users sign in through.
+		const withPnpm = await planInit({ ...base, answers, project: { ...existing, packageManager: 'pnpm' } });
+		expect(contentOf(withPnpm, 'pnpm-workspace.yaml')).toBe('allowBuilds:\n  better-sqlite3: true\n');
+	});
+
+	it('prisma in an app without a Prisma setup is E_PRISMA_MISSING, and nothing is planned', async () => {
+		expect(fixture.prisma).toBeUndefined();
+		await expect(planWith('prisma')).rejects.toMatchObject({ code: 'E_PRISMA_MISSING', hint: expect.stringContaining('imports PrismaClient') });
+	});
+
 	it('drizzle in an app without a Drizzle setup is E_DRIZZLE_MISSING, and nothing is planned', async () => {
 		expect(fixture.drizzle).toBeUndefined();
 		await expect(planWith('drizzle')).rejects.toMatchObject({ code: 'E_DRIZZLE_MISSING', hint: expect.stringContaining('sv add drizzle') });

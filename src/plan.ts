@@ -12,6 +12,7 @@ import { composeHooks, type EditResult } from './edits/hooks.js';
 import { mergeLayoutLoad } from './edits/layout.js';
 import { addDependencies, addSubpathImports, allowBuildScripts } from './edits/package-json.js';
 import { addSchemaExport } from './edits/drizzle-schema.js';
+import { addAuthModels } from './edits/prisma-schema.js';
 import { addD1Database, authDatabase, newWranglerConfig, NEW_WRANGLER_CONFIG, readWranglerConfig, workerName, type D1Database, type WranglerConfig } from './wrangler.js';
 import { authEnvVars, type AuthEnvVar } from './env-vars.js';
 import type { DrizzleDialect } from './drizzle.js';
@@ -86,6 +87,9 @@ const HOOKS_EDITS = ['handle: sequence(authentication, authorization)'];
 const LAYOUT_EDITS = ['load: session'];
 const APP_TYPES_EDITS = ['App.Locals.auth', 'App.PageData.session'];
 const DRIZZLE_SCHEMA_EDITS = ['export: auth tables'];
+const PRISMA_SCHEMA_EDITS = ['models: auth'];
+/** create-auth's Prisma models, in the runtime (not vendored: `addAuthModels` adds them to the app's schema). */
+const PRISMA_MODELS = 'server/auth/adapters/prisma-schema/models.prisma';
 const WRANGLER_EDITS = ['d1_databases: auth', 'compatibility_flags: nodejs_compat'];
 
 /** The lib modules every app's generated files import: `src/auth.ts`, the pages, `app.d.ts`. */
@@ -201,6 +205,13 @@ function startRun(input: PlanInput): PlanRun {
 			'Add one with npx sv add drizzle (drizzle.config.ts with a dialect and a schema file in src/lib, and src/lib/server/db/index.ts exporting db), or choose another --adapter.'
 		);
 	}
+	if (resolved.adapter.prisma && !project.prisma) {
+		throw new CliError(
+			'E_PRISMA_MISSING',
+			"The Prisma adapter needs the app's Prisma setup, and this app has none create-auth can use.",
+			'It needs prisma/schema.prisma (or the file prisma.config.ts names) with a postgresql or sqlite datasource, and a module in src/lib (server/prisma.ts, server/db.ts, prisma.ts, …) that imports PrismaClient and exports the client as prisma, db or default. Add them, or choose another --adapter.'
+		);
+	}
 	const d1 = resolved.adapter.wrangler ? d1Database(project) : undefined;
 	// The runtime's folders an app module takes the bare name of: their index is imported by name.
 	const shadowedLibFolders = Object.keys(project.existingAuth?.shadowed ?? {});
@@ -211,8 +222,11 @@ function startRun(input: PlanInput): PlanRun {
 			kit,
 			authEnvVars(answersOf, input.authSecret, input.databaseUrl).map((variable) => variable.key),
 			project.typescript,
-			project.drizzle,
-			d1 && { binding: d1.database.binding, config: d1.config?.path ?? NEW_WRANGLER_CONFIG }
+			{
+				...(project.drizzle ? { drizzle: project.drizzle } : {}),
+				...(project.prisma ? { prisma: project.prisma } : {}),
+				...(d1 ? { d1: { binding: d1.database.binding, config: d1.config?.path ?? NEW_WRANGLER_CONFIG } } : {})
+			}
 		);
 	const context = contextOf(resolved, answers);
 	// A module is written in the language of the path it lands at (see userPath); a page, in the app's.
@@ -390,7 +404,8 @@ function planDropped(run: PlanRun): void {
  * root layout load (the session for every page), app types (plus the descriptors' own edits),
  * `.env` (a fresh secret, never overwritten) and `.env.example` (every variable documented),
  * `src/env.ts` where the app has explicit environment variables, the Drizzle schema (the auth
- * tables re-exported where drizzle-kit finds them) and `.gitignore` (a local database file).
+ * tables re-exported where drizzle-kit finds them), the Prisma schema (the auth models added to
+ * it) and `.gitignore` (a local database file).
  */
 async function planPatches(run: PlanRun): Promise<void> {
 	const { project, resolved, envVars } = run;
@@ -425,6 +440,12 @@ async function planPatches(run: PlanRun): Promise<void> {
 		const result = addSchemaExport(project.files[schema] ?? '', relative.startsWith('.') ? relative : `./${relative}`, schema);
 		pending(run, result.pending);
 		patch(run, schema, result.content, result.pending ? [] : DRIZZLE_SCHEMA_EDITS);
+	}
+	if (resolved.adapter.prisma && project.prisma) {
+		const { schema } = project.prisma;
+		const result = addAuthModels(project.files[schema] ?? '', run.input.runtime[PRISMA_MODELS]!, schema);
+		pending(run, result.pending);
+		patch(run, schema, result.content, result.pending ? [] : PRISMA_SCHEMA_EDITS);
 	}
 	if (run.d1) {
 		const { config, worker, database } = run.d1;

@@ -20,6 +20,8 @@ describe('prismaSchemaPath', () => {
 		expect(prismaSchemaPath({ 'prisma.config.ts': "export default { schema: 'prisma/app.prisma' } satisfies object;" })).toBe('prisma/app.prisma');
 		expect(prismaSchemaPath({ 'prisma.config.ts': 'export default defineConfig({ schema: process.env.SCHEMA });' })).toBe('prisma/schema.prisma');
 		expect(prismaSchemaPath({ 'prisma.config.ts': 'export default defineConfig({' })).toBe('prisma/schema.prisma');
+		// Prisma 7.10 reads prisma7.config.ts before prisma.config.ts.
+		expect(prismaSchemaPath({ 'prisma.config.ts': "export default { schema: 'a.prisma' };", 'prisma7.config.ts': "export default { schema: 'b.prisma' };" })).toBe('b.prisma');
 	});
 });
 

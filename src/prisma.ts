@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { getSchema } from '@mrleebo/prisma-ast';
 import type { Node } from '@babel/types';
 import { parseModule } from './edits/ast.js';
+import { parsePrismaSchema } from './edits/prisma-schema.js';
 
 /** The datasource providers the Prisma adapter runs on (see `PrismaProvider` of its runtime module). */
 export const PRISMA_PROVIDERS = ['postgresql', 'sqlite'] as const;
@@ -21,8 +21,11 @@ export interface PrismaSetup {
 	clientExport: string;
 }
 
-/** Prisma's config files, in the order they are looked for (`schema` may name the schema file). */
-export const PRISMA_CONFIGS = ['prisma.config.ts', 'prisma.config.js', 'prisma.config.mjs'] as const;
+/**
+ * Prisma's config files at the app's root, in the order Prisma 7.10 looks for them (`prisma init`
+ * writes `prisma7.config.ts`; earlier 7.x, `prisma.config.ts`); `schema` may name the schema file.
+ */
+export const PRISMA_CONFIGS = ['prisma7.config.ts', 'prisma7.config.js', 'prisma7.config.mjs', 'prisma.config.ts', 'prisma.config.js', 'prisma.config.mjs'] as const;
 
 /** Where Prisma looks for the schema when its config names none. */
 export const DEFAULT_PRISMA_SCHEMA = 'prisma/schema.prisma';
@@ -39,7 +42,7 @@ export function prismaClientCandidates(libDir: string): string[] {
 }
 
 /**
- * The schema file the app's Prisma config names (`schema: 'db/schema.prisma'`, a string literal),
+ * The schema file the app's first Prisma config names (`schema: 'db/schema.prisma'`, a string literal),
  * else Prisma's default; app-relative POSIX. A config naming a folder (a multi-file schema)
  * gives that folder, which holds no single file to read.
  */
@@ -75,13 +78,7 @@ function objectsIn(statement: Node): Extract<Node, { type: 'ObjectExpression' }>
 
 /** The datasource provider of a schema, if it is one the adapter runs on. */
 export function prismaProvider(schema: string): PrismaProvider | undefined {
-	let list;
-	try {
-		list = getSchema(schema).list;
-	} catch {
-		return undefined;
-	}
-	for (const block of list) {
+	for (const block of parsePrismaSchema(schema) ?? []) {
 		if (block.type !== 'datasource') continue;
 		const provider = block.assignments.find((assignment) => assignment.type === 'assignment' && assignment.key === 'provider');
 		const value = provider?.type === 'assignment' && typeof provider.value === 'string' ? provider.value.replace(/^"|"$/g, '') : undefined;

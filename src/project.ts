@@ -4,6 +4,7 @@ import path from 'node:path';
 import { installedPackage } from './app-modules.js';
 import { baseOf, KIT_CONFIG_FILES } from './base-path.js';
 import { detectDrizzle, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
+import { detectPrisma, prismaClientCandidates, prismaSchemaPath, type PrismaSetup } from './prisma.js';
 import { CliError } from './errors.js';
 import { detectExistingAuth, type ExistingAuth } from './existing-auth.js';
 import { hostOf, type Host } from './hosts.js';
@@ -46,11 +47,13 @@ export interface Project {
 	 * Current text of each app file the plan may write, patch or must not overwrite, keyed by
 	 * app-relative POSIX path; a path maps to `undefined` when the file does not exist. Holds
 	 * every path the plan names for any answers ({@link plannedPaths}), every path the manifest
-	 * records, every file below the vendored runtime's folders, and the Drizzle schema.
+	 * records, every file below the vendored runtime's folders, and the Drizzle and Prisma schemas.
 	 */
 	files: Record<string, string | undefined>;
 	/** The app's Drizzle setup (`sv add drizzle`), when it has one we can use; its schema file is in `files`. */
 	drizzle?: DrizzleSetup;
+	/** The app's Prisma schema and client, when it has ones we can use; its schema file is in `files`. */
+	prisma?: PrismaSetup;
 	/** Auth the app already has (another library; modules that shadow the runtime's folders); absent: none looked for. */
 	existingAuth?: ExistingAuth;
 	/** Where it deploys, from the SvelteKit adapter its config imports or it depends on ({@link hostOf}); absent: no adapter create-auth knows. */
@@ -114,6 +117,9 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 	const schema = drizzleSchemaPath(files);
 	if (schema) await readInto([schema, ...drizzleDbCandidates(schema)]);
 	const drizzle = detectDrizzle(files, libDir);
+	// Prisma: the schema file (patched) and the modules that may export the client.
+	await readInto([prismaSchemaPath(files), ...prismaClientCandidates(libDir)]);
+	const prisma = detectPrisma(files, libDir);
 	const { manager: packageManager, installRoot } = await detectPackageManager(root, userAgent);
 	// Build allowances live at the install root (the app's folder, or its workspace's root): the
 	// plan edits them there. The app's own package.json is `packageJson`.
@@ -144,6 +150,7 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 		packageJson,
 		files,
 		...(drizzle ? { drizzle } : {}),
+		...(prisma ? { prisma } : {}),
 		existingAuth: await detectExistingAuth(root, libDir, packageJson),
 		...(host ? { host } : {})
 	};

@@ -2,6 +2,7 @@ import Handlebars from 'handlebars';
 import { resolveAnswers, type Answers, type ResolvedAnswers } from './answers.js';
 import type { TextFiles } from './assets.js';
 import type { DrizzleSetup } from './drizzle.js';
+import type { PrismaSetup } from './prisma.js';
 import type { KitShape } from './kit.js';
 import { PROVIDERS, type ProviderImport } from './providers/index.js';
 
@@ -62,6 +63,8 @@ export interface TemplateContext {
 	adapter: { names: string; module: string; partial: string };
 	/** The app's Drizzle setup, when the adapter is Drizzle's: its dialect and schema file. */
 	drizzle?: { dialect: DrizzleSetup['dialect']; schema: string };
+	/** The app's Prisma setup, when the adapter is Prisma's: its provider, schema file, and the client's local name in `src/auth.ts`. */
+	prisma?: { provider: PrismaSetup['provider']; schema: string; client: string };
 	/** The D1 database the D1 adapter reads, when it is the adapter: its binding and the Wrangler config that declares it. */
 	d1?: { binding: string; config: string };
 	strategy: Answers['strategy'];
@@ -88,29 +91,42 @@ export interface TemplateContext {
 	};
 }
 
+/** What of the app an adapter's declaration in `src/auth.ts` names (see {@link templateContext}). */
+export interface AdapterData {
+	drizzle?: DrizzleSetup;
+	prisma?: PrismaSetup;
+	d1?: { binding: string; config: string };
+}
+
 /**
  * The template context for a set of answers (or answers already resolved into descriptors),
  * in an app of the given shape and language.
  *
  * @param names the variables `src/auth.ts` reads, in that order (see `authEnvVars`)
  * @param typescript the app's language: TypeScript, or JavaScript with JSDoc types
- * @param drizzle the app's Drizzle setup, if any (used when the adapter is Drizzle's)
- * @param d1 create-auth's D1 binding and the Wrangler config naming it (used when the adapter is D1's)
+ * @param data what of the app the adapter's declaration names: its Drizzle setup (used when the
+ *   adapter is Drizzle's), its Prisma setup (Prisma's), create-auth's D1 binding and the Wrangler
+ *   config naming it (D1's)
  */
 export function templateContext(
 	given: Answers | ResolvedAnswers,
 	kit: KitShape,
 	names: readonly string[],
 	typescript: boolean,
-	drizzle?: DrizzleSetup,
-	d1?: { binding: string; config: string }
+	{ drizzle, prisma, d1 }: AdapterData = {}
 ): TemplateContext {
 	const resolved = 'parts' in given ? given : resolveAnswers(given);
 	const { answers, adapter, parts } = resolved;
 	const scaffolds = resolved.providers;
 	const onDrizzle = adapter.drizzle && drizzle;
+	// Prisma's adapter takes the app's client, under its export's name (`prisma` for a default export).
+	const onPrisma = adapter.prisma && prisma && { ...prisma, local: prisma.clientExport === 'default' ? 'prisma' : prisma.clientExport };
 	// Drizzle's adapter takes the app's own `db`.
-	const adapterImports = onDrizzle ? [{ names: '{ db }', module: drizzle.db }] : [];
+	const adapterImports = onDrizzle
+		? [{ names: '{ db }', module: drizzle.db }]
+		: onPrisma
+			? [{ names: onPrisma.clientExport === 'default' ? onPrisma.local : `{ ${onPrisma.local} }`, module: onPrisma.client }]
+			: [];
 	// Buttons listed at run time by getProviders() (OAuth), which src/auth.ts then exports.
 	const hasOAuth = parts.some((part) => part.exports?.includes('getProviders'));
 	const hasEmailField = parts.some((part) => part.emailField);
@@ -155,6 +171,7 @@ export function templateContext(
 			partial: `adapters/${answers.adapter}`
 		},
 		...(onDrizzle ? { drizzle: { dialect: drizzle.dialect, schema: drizzle.schema } } : {}),
+		...(onPrisma ? { prisma: { provider: onPrisma.provider, schema: onPrisma.schema, client: onPrisma.local } } : {}),
 		...(adapter.wrangler && d1 ? { d1 } : {}),
 		strategy: answers.strategy,
 		protect: answers.protect,

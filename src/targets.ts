@@ -1,4 +1,5 @@
 import { DRIZZLE_CONFIGS } from './drizzle.js';
+import { PRISMA_CONFIGS } from './prisma.js';
 import { WRANGLER_CONFIGS } from './wrangler.js';
 import { MANIFEST_PATH } from './manifest.js';
 import { FEATURES } from './features/index.js';
@@ -53,5 +54,5 @@ export function routesFor(descriptors: readonly Pick<Descriptor, 'routes'>[]): s
 export function plannedPaths(): string[] {
 	const routes = routesFor([...PROVIDERS, ...FEATURES]).map((route) => `src/routes/${route}`);
 	const withTwins = [...Object.values(APP_FILES), ...routes].flatMap((file) => (file.endsWith('.ts') && !file.endsWith('.d.ts') ? [file, file.replace(/\.ts$/, '.js')] : [file]));
-	return [...withTwins, MANIFEST_PATH, ...DRIZZLE_CONFIGS, ...WRANGLER_CONFIGS];
+	return [...withTwins, MANIFEST_PATH, ...DRIZZLE_CONFIGS, ...PRISMA_CONFIGS, ...WRANGLER_CONFIGS];
 }

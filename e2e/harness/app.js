@@ -20,7 +20,7 @@ import { keepPrebuilds, prebuildEnv, seedPrebuilds } from './prebuilds.js';
 /** Absolute path of the create-auth repository. */
 export const repoRoot = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Absolute path of `e2e/fixtures`. */
-const fixturesDir = path.join(repoRoot, 'e2e', 'fixtures');
+export const fixturesDir = path.join(repoRoot, 'e2e', 'fixtures');
 /** Absolute path of the CLI entry (`bin/create-auth.js`, which imports `dist/cli.js`). */
 export const cliBin = path.join(repoRoot, 'bin', 'create-auth.js');
 

@@ -103,6 +103,23 @@ export async function mysqlDatabase(purpose) {
 }
 
 /**
+ * The rows of one query on a SQLite file (an app's database), opened read-only for it, with the
+ * repository's better-sqlite3 (an app's own may be built for another Node).
+ * @param {string} file  absolute path
+ * @param {string} sql
+ * @returns {any[]}
+ * @throws when the file does not exist or the query fails
+ */
+export function sqliteRows(file, sql) {
+	const db = new Database(file, { readonly: true, fileMustExist: true });
+	try {
+		return db.prepare(sql).all();
+	} finally {
+		db.close();
+	}
+}
+
+/**
  * `SELECT count(*)` of a table in the SQLite file of an app's `--adapter sqlite` store
  * (`<appDir>/auth.sqlite`, the default file), opened read-only for this one query.
  * @param {string} appDir

@@ -54,6 +54,7 @@ export async function init(options: InitOptions): Promise<number> {
 		...(outcome.installLeft ? [installStep(app.project)] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.migrations ? ['npx create-auth migrate   (creates the auth tables at DATABASE_URL)'] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.drizzle ? ['npx create-auth migrate   (creates the auth tables with drizzle-kit)'] : []),
+		...(outcome.installLeft && findAdapter(answers.adapter)?.prisma ? ['npx create-auth migrate   (creates the auth tables with prisma db push)'] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.wrangler ? ['npx create-auth migrate   (creates the auth tables in the local D1 database)'] : []),
 		...providerSteps(answers.providers, base),
 		`${packageManager} run dev`,

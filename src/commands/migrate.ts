@@ -4,6 +4,7 @@ import { lookupEnv } from '../doctor/check.js';
 import { readEnvSources } from '../doctor/gather.js';
 import { applyD1Migrations } from '../d1-migrate.js';
 import { pushAuthTables } from '../drizzle-push.js';
+import { PRISMA_MIGRATE_STEP, pushPrismaTables } from '../prisma-push.js';
 import { CliError } from '../errors.js';
 import { connectDatabase, readMigrations, redactUrl, runMigrations } from '../migrate.js';
 import type { Project } from '../project.js';
@@ -22,7 +23,9 @@ export interface MigrateOptions {
  * server reads them), from the app's vendored `migrations/<dialect>/*.sql`, with the app's own
  * driver. Idempotent: what ran is recorded in `auth_migrations`. With the Drizzle adapter, the
  * app's own migration story instead: the app's drizzle-kit pushes the auth tables its schema
- * re-exports, and only those (`pushAuthTables`). With D1, the app's wrangler applies
+ * re-exports, and only those (`pushAuthTables`). With Prisma, the app's Prisma CLI pushes its
+ * schema, which holds the auth models, unless the app keeps Prisma migrations: then it says to
+ * run `prisma migrate dev` (`pushPrismaTables`). With D1, the app's wrangler applies
  * `migrations/d1/*.sql` to the local database (`applyD1Migrations`); the remote one is the user's
  * to migrate, and it says how. SQLite and memory need none (SQLite creates its
  * tables on first use): it says so and exits 0.
@@ -31,7 +34,8 @@ export interface MigrateOptions {
  * @throws {CliError} `E_NO_MANIFEST`; `E_DATABASE_URL_MISSING`; `E_DRIVER_MISSING`,
  *   `E_DATABASE_UNREACHABLE`, `E_MIGRATION_FAILED` from `src/migrate.ts`; `E_MIGRATION_FAILED`
  *   when drizzle-kit push fails (its output's tail in the message); `E_DRIZZLE_MISSING` when
- *   the app no longer has the Drizzle setup the manifest's adapter needs; `E_WRANGLER_CONFIG` and
+ *   the app no longer has the Drizzle setup the manifest's adapter needs; `E_MIGRATION_FAILED`
+ *   when prisma db push fails, `E_PRISMA_MISSING` without the app's Prisma setup; `E_WRANGLER_CONFIG` and
  *   `E_MIGRATION_FAILED` from `applyD1Migrations`
  */
 export async function migrate(options: MigrateOptions): Promise<number> {
@@ -39,6 +43,7 @@ export async function migrate(options: MigrateOptions): Promise<number> {
 	if (!manifest) throw noManifest();
 	const adapter = findAdapter(manifest.answers.adapter);
 	if (adapter?.drizzle) return pushDrizzleTables(project);
+	if (adapter?.prisma) return pushPrisma(project);
 	if (adapter?.wrangler) {
 		const { database, applied } = await applyD1Migrations(project);
 		const local = `the local D1 database ${database.binding} (.wrangler/state, as wrangler dev and vite dev use it)`;
@@ -100,5 +105,21 @@ async function pushDrizzleTables(project: Project): Promise<number> {
 	const outcome = await pushAuthTables({ root: project.root, installRoot: project.installRoot, libDir: project.libDir, drizzle });
 	if (outcome === 'unchanged') prompts.log.success('The auth tables are up to date (drizzle-kit push: no changes).');
 	else prompts.log.success('Created the auth tables with drizzle-kit push (the auth_* tables only: your own schema changes are left to your db:push).');
+	return 0;
+}
+
+/** The Prisma adapter's migration: see {@link pushPrismaTables}. */
+async function pushPrisma(project: Project): Promise<number> {
+	const { prisma } = project;
+	if (!prisma) {
+		throw new CliError(
+			'E_PRISMA_MISSING',
+			"The Prisma adapter needs the app's Prisma setup (its schema and the module exporting its client), and create-auth no longer finds it.",
+			'Restore it, then run npx create-auth migrate.'
+		);
+	}
+	const outcome = await pushPrismaTables({ root: project.root, installRoot: project.installRoot, prisma });
+	if (outcome === 'migrations') prompts.log.info(`Your app keeps Prisma migrations, so create-auth did not push: add the auth tables with ${PRISMA_MIGRATE_STEP}`);
+	else prompts.log.success(`Created the auth tables with prisma db push of ${prisma.schema}, and generated its client.`);
 	return 0;
 }

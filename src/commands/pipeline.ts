@@ -169,7 +169,9 @@ export async function writeApp(
 		const migrations = plan.operations.some(
 			(operation) =>
 				operation.content !== undefined &&
-				(/\/server\/auth\/adapters\/migrations\//.test(operation.path) || (findAdapter(answers.adapter)?.drizzle && operation.path === project.drizzle?.schema))
+				(/\/server\/auth\/adapters\/migrations\//.test(operation.path) ||
+					(findAdapter(answers.adapter)?.drizzle && operation.path === project.drizzle?.schema) ||
+					(findAdapter(answers.adapter)?.prisma && operation.path === project.prisma?.schema))
 		);
 		if (migrations && !options.beforeCommit && !neededNode && (installNow || !dependenciesChanged)) await migrateAfterWrite(project.root);
 		return { plan, neededNode, installLeft: dependenciesChanged && !installNow, exitCode };

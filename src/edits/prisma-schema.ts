@@ -1,4 +1,6 @@
-import { getSchema, type Block, type Model } from '@mrleebo/prisma-ast';
+import { createRequire } from 'node:module';
+import type { Block, getSchema, Model } from '@mrleebo/prisma-ast';
+import { PACKAGE_ROOT } from '../assets.js';
 import type { EditResult } from './hooks.js';
 
 /** A model of create-auth's models file: its name, table, text, and each field's line. */
@@ -9,10 +11,34 @@ interface AuthModel {
 	fields: Map<string, string>;
 }
 
-/** The blocks of a Prisma schema; undefined when it does not parse. */
-function parseBlocks(source: string): Block[] | undefined {
+let parse: ((source: string) => Block[]) | undefined;
+
+/**
+ * prisma-ast's parser, loaded on first use. At load it searches the working directory and up for
+ * a config of its own (lilconfig), reading each package.json there, and one that is not JSON
+ * would throw: it is loaded from create-auth's own folder, synchronously, so that nothing else
+ * runs while the working directory is not the user's.
+ */
+function prismaParser(): (source: string) => Block[] {
+	if (parse) return parse;
+	const cwd = process.cwd();
+	process.chdir(PACKAGE_ROOT);
+	let ast: typeof import('@mrleebo/prisma-ast');
 	try {
-		return getSchema(source).list;
+		ast = createRequire(import.meta.url)('@mrleebo/prisma-ast');
+	} finally {
+		process.chdir(cwd);
+	}
+	const parser = new ast.PrismaParser({ nodeLocationTracking: 'none' });
+	const options: Parameters<typeof getSchema>[1] = { parser, visitor: new (ast.VisitorClassFactory(parser))(parser) };
+	return (parse = (source) => ast.getSchema(source, options).list);
+}
+
+/** The blocks of a Prisma schema; undefined when it does not parse. */
+export function parsePrismaSchema(source: string): Block[] | undefined {
+	const parseSchema = prismaParser();
+	try {
+		return parseSchema(source);
 	} catch {
 		return undefined;
 	}
@@ -35,7 +61,7 @@ function modelSpan(source: string, name: string): { start: number; close: number
 
 /** Our models, each with its text and its fields' lines, from the models file. */
 function authModels(models: string): { header: string; list: AuthModel[] } {
-	const blocks = parseBlocks(models)!.filter((block): block is Model => block.type === 'model');
+	const blocks = parsePrismaSchema(models)!.filter((block): block is Model => block.type === 'model');
 	const list = blocks.map((model) => {
 		const span = modelSpan(models, model.name)!;
 		const text = models.slice(span.start, models.indexOf('\n', span.close) + 1 || models.length);
@@ -66,7 +92,7 @@ function authModels(models: string): { header: string; list: AuthModel[] } {
  *   holds a model of one of our names mapped to another table (the app's own)
  */
 export function addAuthModels(source: string, models: string, path: string): EditResult {
-	const blocks = parseBlocks(source);
+	const blocks = parsePrismaSchema(source);
 	if (!blocks) {
 		return { content: source, pending: `Add the models of create-auth's prisma-schema/models.prisma to ${path}: it does not parse, so create-auth left it alone.` };
 	}
