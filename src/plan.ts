@@ -209,7 +209,7 @@ function startRun(input: PlanInput): PlanRun {
 		throw new CliError(
 			'E_PRISMA_MISSING',
 			"The Prisma adapter needs the app's Prisma setup, and this app has none create-auth can use.",
-			'It needs prisma/schema.prisma (or the file prisma.config.ts names) with a postgresql or sqlite datasource, and a module in src/lib (server/prisma.ts, server/db.ts, prisma.ts, …) that imports PrismaClient and exports the client as prisma, db or default. Add them, or choose another --adapter.'
+			'It needs prisma/schema.prisma (or the file its prisma7.config.ts or prisma.config.ts names) with a postgresql or sqlite datasource, and a module in src/lib (server/prisma.ts, server/db.ts, prisma.ts, …) that imports PrismaClient and exports the client as prisma, db or default. Add them, or choose another --adapter.'
 		);
 	}
 	const d1 = resolved.adapter.wrangler ? d1Database(project) : undefined;
