@@ -1,3 +1,6 @@
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from '@babel/parser';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -699,6 +702,26 @@ describe('planInit for each adapter and session strategy', () => {
 		// Its driver adapter's better-sqlite3 is the native module users sign in through.
 		const withPnpm = await planInit({ ...base, answers, project: { ...existing, packageManager: 'pnpm' } });
 		expect(contentOf(withPnpm, 'pnpm-workspace.yaml')).toBe('allowBuilds:\n  better-sqlite3: true\n');
+	});
+
+	it('prisma: a schema in a folder (the config names it) gets the models in a file of its own there', async () => {
+		const dir = await mkdtemp(path.join(tmpdir(), 'create-auth-prisma-folder-'));
+		try {
+			await cp(fixturePath('kit2-prisma'), dir, { recursive: true });
+			await mkdir(path.join(dir, 'prisma/schema'));
+			await rename(path.join(dir, 'prisma/schema.prisma'), path.join(dir, 'prisma/schema/schema.prisma'));
+			const config = await readFile(path.join(dir, 'prisma7.config.ts'), 'utf8');
+			await writeFile(path.join(dir, 'prisma7.config.ts'), config.replace('schema: "prisma/schema.prisma"', 'schema: "prisma/schema"'));
+			const project = await detectProject(dir);
+			expect(project.prisma).toMatchObject({ schema: 'prisma/schema/auth.prisma', provider: 'sqlite' });
+			const plan = await planInit({ ...base, answers: { ...DEFAULT_ANSWERS, adapter: 'prisma' }, project });
+			const models = plan.operations.find((op) => op.path === 'prisma/schema/auth.prisma')!;
+			expect(models.previous).toBeUndefined();
+			expect(models.content).toMatch(/^\/\/ create-auth: users[^]*model AuthUser \{/);
+			expect(paths(plan)).not.toContain('prisma/schema/schema.prisma');
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
 	});
 
 	it('prisma in an app without a Prisma setup is E_PRISMA_MISSING, and nothing is planned', async () => {

@@ -24,7 +24,8 @@ export const PRISMA_MIGRATE_STEP = 'npx prisma migrate dev --name create-auth';
 
 /**
  * Creates the auth tables with the app's own Prisma CLI: `prisma db push` of its schema (which
- * now holds the auth models), then `prisma generate`, so that the app's client knows them. The
+ * now holds the auth models), then `prisma generate`, so that the app's client knows them; run
+ * in the app's folder as the app runs them, so Prisma finds its config and schema itself. The
  * app's config (`prisma.config.ts`: its datasource URL and `.env` loading) is Prisma's to read.
  * A push Prisma has to confirm (data loss) is never confirmed: it fails, and the user runs it.
  * Not run when the app keeps migrations: they would no longer match the database.
@@ -43,7 +44,8 @@ export async function pushPrismaTables(app: PrismaApp, { timeout = 120_000 } = {
 	const bin = typeof cli?.manifest.bin === 'string' ? cli.manifest.bin : cli?.manifest.bin?.prisma;
 	if (!cli || !bin) throw fail('prisma is not installed in the app (run your install first).');
 	for (const command of ['db push', 'generate']) {
-		const result = await execa(process.execPath, [path.join(cli.dir, bin), ...command.split(' '), '--schema', app.prisma.schema], {
+		// No --schema: Prisma finds the schema as the app's own commands do (its config, which may name a folder).
+		const result = await execa(process.execPath, [path.join(cli.dir, bin), ...command.split(' ')], {
 			cwd: app.root,
 			reject: false,
 			all: true,

@@ -56,4 +56,17 @@ describe('detectPrisma', () => {
 		expect(detectPrisma({ 'prisma/schema.prisma': SCHEMA('sqlite'), 'src/lib/server/db/index.ts': drizzle }, 'src/lib')).toBeUndefined();
 		expect(detectPrisma({ 'prisma/schema.prisma': SCHEMA('sqlite'), 'src/lib/server/prisma.ts': 'export const prisma = ' }, 'src/lib')).toBeUndefined();
 	});
+
+	it('reads a schema in several files (a folder the config names): the provider from any, the models to a file of their own', () => {
+		const config = "import { defineConfig } from 'prisma/config';\nexport default defineConfig({ schema: 'prisma/schema' });\n";
+		const files = {
+			'prisma.config.ts': config,
+			'prisma/schema/main.prisma': SCHEMA('postgresql'),
+			'prisma/schema/post.prisma': 'model Post {\n  id Int @id\n}\n',
+			'prisma/schema/auth.prisma': undefined,
+			'src/lib/server/prisma.ts': CLIENT
+		};
+		expect(detectPrisma(files, 'src/lib')).toEqual({ schema: 'prisma/schema/auth.prisma', provider: 'postgresql', client: 'server/prisma', clientExport: 'prisma' });
+		expect(detectPrisma({ ...files, 'prisma/schema/main.prisma': SCHEMA('mysql') }, 'src/lib')).toBeUndefined();
+	});
 });

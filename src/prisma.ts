@@ -42,9 +42,9 @@ export function prismaClientCandidates(libDir: string): string[] {
 }
 
 /**
- * The schema file the app's first Prisma config names (`schema: 'db/schema.prisma'`, a string literal),
- * else Prisma's default; app-relative POSIX. A config naming a folder (a multi-file schema)
- * gives that folder, which holds no single file to read.
+ * The schema the app's first Prisma config names (`schema: 'db/schema.prisma'`, a string
+ * literal), else Prisma's default; app-relative POSIX. A name that does not end in `.prisma` is a
+ * folder: a schema in several files, every `.prisma` file below it ({@link isPrismaSchemaFolder}).
  */
 export function prismaSchemaPath(files: Record<string, string | undefined>): string {
 	const config = PRISMA_CONFIGS.find((file) => files[file] !== undefined);
@@ -60,6 +60,12 @@ export function prismaSchemaPath(files: Record<string, string | undefined>): str
 	}
 	return schema ? path.posix.normalize(schema.replace(/^\.\//, '')) : DEFAULT_PRISMA_SCHEMA;
 }
+
+/** Whether the schema path {@link prismaSchemaPath} gives is a folder of `.prisma` files. */
+export const isPrismaSchemaFolder = (schema: string): boolean => !schema.endsWith('.prisma');
+
+/** The file create-auth writes its models to in a schema that is a folder: one of its own. */
+export const PRISMA_MODELS_FILE = 'auth.prisma';
 
 /** The object literals at the top of a config module's statement (`export default defineConfig({ … })`). */
 function objectsIn(statement: Node): Extract<Node, { type: 'ObjectExpression' }>[] {
@@ -115,19 +121,23 @@ function clientExportOf(source: string): string | undefined {
 
 /**
  * The app's Prisma setup from its files: the schema ({@link prismaSchemaPath}) with a datasource
- * whose provider the adapter runs on, and the first candidate module
+ * whose provider the adapter runs on (in a folder schema, in any of its files; create-auth's
+ * models then go to a file of their own there, {@link PRISMA_MODELS_FILE}), and the first candidate module
  * ({@link prismaClientCandidates}) that imports `PrismaClient` and exports it.
  *
- * @param files app-relative path → text (`undefined`: absent): the configs, the schema, the candidates
+ * @param files app-relative path → text (`undefined`: absent): the configs, the schema (each
+ *   `.prisma` file of a folder schema), the candidates
  * @param libDir the app's lib folder, app-relative (`src/lib`)
- * @returns undefined when the app has no schema file, a provider the adapter does not support
+ * @returns undefined when the app has no schema, a provider the adapter does not support
  *   (MySQL, SQL Server, MongoDB, CockroachDB), or no client module create-auth can find
  */
 export function detectPrisma(files: Record<string, string | undefined>, libDir: string): PrismaSetup | undefined {
-	const schema = prismaSchemaPath(files);
-	const text = files[schema];
-	const provider = text === undefined ? undefined : prismaProvider(text);
+	const configured = prismaSchemaPath(files);
+	const folder = isPrismaSchemaFolder(configured);
+	const sources = folder ? Object.keys(files).filter((file) => file.startsWith(`${configured}/`) && file.endsWith('.prisma')) : [configured];
+	const provider = sources.map((file) => (files[file] === undefined ? undefined : prismaProvider(files[file]!))).find((found) => found !== undefined);
 	if (!provider) return undefined;
+	const schema = folder ? `${configured}/${PRISMA_MODELS_FILE}` : configured;
 	for (const file of prismaClientCandidates(libDir)) {
 		const clientExport = files[file] === undefined ? undefined : clientExportOf(files[file]!);
 		if (clientExport) return { schema, provider, client: file.slice(libDir.length + 1).replace(/\.(ts|js)$/, ''), clientExport };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { installedPackage } from './app-modules.js';
 import { baseOf, KIT_CONFIG_FILES } from './base-path.js';
 import { detectDrizzle, drizzleDbCandidates, drizzleSchemaPath, type DrizzleSetup } from './drizzle.js';
-import { detectPrisma, prismaClientCandidates, prismaSchemaPath, type PrismaSetup } from './prisma.js';
+import { detectPrisma, isPrismaSchemaFolder, prismaClientCandidates, prismaSchemaPath, PRISMA_MODELS_FILE, type PrismaSetup } from './prisma.js';
 import { CliError } from './errors.js';
 import { detectExistingAuth, type ExistingAuth } from './existing-auth.js';
 import { hostOf, type Host } from './hosts.js';
@@ -117,8 +117,9 @@ export async function detectProject(root: string, userAgent = ''): Promise<Proje
 	const schema = drizzleSchemaPath(files);
 	if (schema) await readInto([schema, ...drizzleDbCandidates(schema)]);
 	const drizzle = detectDrizzle(files, libDir);
-	// Prisma: the schema file (patched) and the modules that may export the client.
-	await readInto([prismaSchemaPath(files), ...prismaClientCandidates(libDir)]);
+	// Prisma: the schema file (patched), or each file of a schema folder, and the modules that may export the client.
+	const prismaSchema = prismaSchemaPath(files);
+	await readInto([...(isPrismaSchemaFolder(prismaSchema) ? await prismaSchemaFiles(root, prismaSchema) : [prismaSchema]), ...prismaClientCandidates(libDir)]);
 	const prisma = detectPrisma(files, libDir);
 	const { manager: packageManager, installRoot } = await detectPackageManager(root, userAgent);
 	// Build allowances live at the install root (the app's folder, or its workspace's root): the
@@ -188,4 +189,16 @@ async function readTree(dir: string, prefix: string): Promise<Record<string, str
 		files[`${prefix}/${path.relative(dir, absolute).split(path.sep).join('/')}`] = await readFile(absolute, 'utf8');
 	}
 	return files;
+}
+
+/**
+ * The files of a Prisma schema folder, app-relative POSIX: every `.prisma` file below it, and
+ * {@link PRISMA_MODELS_FILE} (create-auth's, absent before a first run); none when it is no folder.
+ */
+async function prismaSchemaFiles(root: string, folder: string): Promise<string[]> {
+	const entries = await readdir(path.join(root, folder), { recursive: true, withFileTypes: true }).catch(() => []);
+	const found = entries
+		.filter((entry) => entry.isFile() && entry.name.endsWith('.prisma'))
+		.map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+	return entries.length === 0 ? [] : [...new Set([...found, `${folder}/${PRISMA_MODELS_FILE}`])];
 }

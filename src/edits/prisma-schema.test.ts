@@ -62,6 +62,10 @@ describe('addAuthModels', () => {
 		expect(addAuthModels(content, MODELS, 'schema.prisma')).toEqual({ content });
 	});
 
+	it("starts a file of its own (a schema folder's) with the header, no blank line first", () => {
+		expect(addAuthModels('', MODELS, 'prisma/schema/auth.prisma')).toEqual({ content: MODELS });
+	});
+
 	it('leaves a schema that does not parse alone, with the manual step', () => {
 		const broken = 'model Post {\n  id Int @id\n';
 		expect(addAuthModels(broken, MODELS, 'prisma/schema.prisma')).toEqual({

@@ -118,6 +118,7 @@ export function addAuthModels(source: string, models: string, path: string): Edi
 	const missing = list.filter((model) => !existing.has(model.name));
 	if (missing.length === 0) return { content };
 	const newline = content.length === 0 || content.endsWith('\n') ? '' : '\n';
-	const intro = missing.length === list.length ? `\n${header}\n` : '';
+	// The header before the first model we add; a file of its own (a schema folder's) starts with it.
+	const intro = missing.length === list.length ? `${content.length > 0 ? '\n' : ''}${header}\n` : '';
 	return { content: `${content}${newline}${intro}${missing.map((model) => `\n${model.text}`).join('')}` };
 }
