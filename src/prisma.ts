@@ -12,7 +12,10 @@ export type PrismaProvider = (typeof PRISMA_PROVIDERS)[number];
  * a lib module that exports the app's `PrismaClient`.
  */
 export interface PrismaSetup {
-	/** The schema file, app-relative POSIX (`prisma/schema.prisma`). */
+	/**
+	 * The schema file create-auth adds its models to, app-relative POSIX: the schema
+	 * (`prisma/schema.prisma`), or in a schema folder a file of its own (`prisma/schema/auth.prisma`).
+	 */
 	schema: string;
 	provider: PrismaProvider;
 	/** The module exporting the client, lib-relative without extension (`server/prisma`). */

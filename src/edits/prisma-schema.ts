@@ -79,8 +79,8 @@ function authModels(models: string): { header: string; list: AuthModel[] } {
 /**
  * Adds create-auth's models to the app's Prisma schema, so that `prisma db push` / `prisma
  * migrate dev` create and migrate the auth tables with the app's own:
- * - each model of `models` the schema lacks is appended after the last line, with the models
- *   file's header comment before the first one appended;
+ * - each model of `models` the schema lacks is appended after the last line; when it has none
+ *   of them yet, the models file's header comment comes first;
  * - a model the schema has (an earlier run's) gains the fields of ours it lacks (a newer
  *   version's columns), each line inserted before the model's closing brace; fields and
  *   attributes the app added are kept.
