@@ -1,10 +1,10 @@
 /**
  * The harness under every Node we support (20, 22, 24), without installing an app: copyFixture()
- * under this test's Node and, through the `node@22` / `node@24` packages (./harness/node.js),
- * under Node 22 and 24 whatever Node runs the suite. Node 22 and 24 refuse `fs.cp` of a folder
+ * under this test's Node and, through the `node@20` / `node@22` / `node@24` packages
+ * (./harness/node.js), under each of them whatever Node runs the suite. Node 22 and 24 refuse `fs.cp` of a folder
  * into an existing (even empty) one with `errorOnExist: true, force: false`
  * (ERR_FS_CP_EEXIST), which Node 20 allowed; copyFixture() once did that, and broke the demo
- * and every e2e test on today's LTS. CI runs this file under Node 22 and 24 too (scripts/ci-node.js).
+ * and every e2e test on today's LTS. CI runs this file under Node 20, 22 and 24 (scripts/node-dependent.js).
  * Last, the demo's check of its native driver (scripts/native-driver.js): better-sqlite3 installed
  * under this Node, loaded by Node 22 (by Node 24 when this is 22), is rebuilt for it.
  */
@@ -131,7 +131,7 @@ describe(`the demo's native driver under Node ${OTHER} (scripts/native-driver.js
 		await install(probe);
 	});
 
-	it('finds the headers of the Node 22 and 24 from npm, and puts that Node first for children', async () => {
+	it('finds the headers of each Node from npm, and puts that Node first for children', async () => {
 		for (const major of NODE_MAJORS) {
 			const toolchain = await nodeToolchain(major);
 			expect(nodeHeaders(toolchain.node)).toBe(toolchain.nodedir);

@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `node scripts/ci-node.js <22|24> [--rev <commit>]`: what a user does on a fresh clone, under Node 22 or 24 from
- * the `node@22` / `node@24` npm package (e2e/harness/node.js), whatever Node runs this script.
- * `.ci/run` calls it for 24 and 22 after the full `npm test` on the machine's Node.
+ * `node scripts/ci-node.js <20|22|24> [--tests node-dependent|unit|all] [--rev <commit>]`: the tests
+ * under Node 20, 22 or 24 from the `node@<major>` npm package (e2e/harness/node.js), whatever Node
+ * runs this script, in a copy of the tree as a user's clone would be. `.ci/run` calls it with
+ * `--tests all` under 24, the active LTS, and for 22 and 20 with what depends on the Node version.
  *
  * 1. copy: the working tree (git's tracked and untracked, not ignored, files), or with `--rev`
  *    that commit's tree (`git archive`: what was committed, without work in progress), into
- *    `.cache/ci/node<major>`, which keeps its `node_modules` from the last run; its `.cache`
- *    shares the repo's Node installs and prebuilt addons (symlinks);
+ *    `<machine cache>/ci/node<major>` (e2e/harness/cache.js: outside the clone, so a clean clone's
+ *    run finds the `node_modules` and `.cache` of the last run there and keeps them);
  * 2. install: `npm install` there under that Node (PATH first, its headers as
- *    `npm_config_nodedir`: better-sqlite3 built for it, or unpacked from `.cache/prebuilds`), which
- *    also builds dist/ (`prepare`); under Node 24, better-sqlite3 13 in place of the repo's 12;
- * 3. unit: `vitest run --project unit`; 4. harness: `vitest run --project e2e
- *    e2e/harness-node-versions.test.ts` (copyFixture, the demo's native-driver check);
- * 5. demo: `node scripts/demo.js` until `GET /signin` answers 200 and a sign-up with a password
+ *    `npm_config_nodedir`: better-sqlite3 built for it, or unpacked from the machine's prebuilds),
+ *    which also builds dist/ (`prepare`); under Node 24, better-sqlite3 13 in place of the repo's 12;
+ * 3. the tests, by `--tests`:
+ *    - `node-dependent` (the default): the files of scripts/node-dependent.js, unit then e2e, then
+ *      the demo;
+ *    - `unit`: the whole unit suite, the node-dependent e2e files, then the demo;
+ *    - `all`: `npm test`, README's command, and nothing else;
+ *    the demo: `node scripts/demo.js` until `GET /signin` answers 200 and a sign-up with a password
  *    is redirected (303, not the 503 of a driver built for another Node), then Ctrl-C (SIGINT),
  *    and both ports (5173, 9400) must be closed again.
  * Prints which Node runs each step, its result and its duration, then a summary; exits 1 if a
@@ -25,17 +29,28 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { cleanEnv, repoRoot, run } from '../e2e/harness/app.js';
-import { NODE_MAJORS, nodeDir, nodeToolchain } from '../e2e/harness/node.js';
-import { keepPrebuilds, prebuildsDir } from '../e2e/harness/prebuilds.js';
+import { machineCacheDir } from '../e2e/harness/cache.js';
+import { NODE_MAJORS, nodeToolchain } from '../e2e/harness/node.js';
+import { keepPrebuilds } from '../e2e/harness/prebuilds.js';
+import { nodeDependentFiles } from './node-dependent.js';
 
-const [majorArg, revFlag, rev, ...rest] = process.argv.slice(2);
-const major = Number(majorArg);
-if (!NODE_MAJORS.includes(major) || (revFlag !== undefined && (revFlag !== '--rev' || !rev)) || rest.length > 0) {
-	console.error(`usage: node scripts/ci-node.js <${NODE_MAJORS.join('|')}> [--rev <commit>]`);
+const TEST_SETS = ['node-dependent', 'unit', 'all'];
+/** @type {{ values: { tests?: string, rev?: string }, positionals: string[] }} */
+let parsed;
+try {
+	parsed = parseArgs({ allowPositionals: true, options: { tests: { type: 'string', default: 'node-dependent' }, rev: { type: 'string' } } });
+} catch {
+	parsed = { values: {}, positionals: [] };
+}
+const major = Number(parsed.positionals[0]);
+const { tests = '', rev } = parsed.values;
+if (parsed.positionals.length !== 1 || !NODE_MAJORS.includes(major) || !TEST_SETS.includes(tests) || rev === '') {
+	console.error(`usage: node scripts/ci-node.js <${NODE_MAJORS.join('|')}> [--tests ${TEST_SETS.join('|')}] [--rev <commit>]`);
 	process.exit(2);
 }
-const copyDir = path.join(repoRoot, '.cache', 'ci', `node${major}`);
+const copyDir = path.join(machineCacheDir, 'ci', `node${major}`);
 /** Entries of the copy kept from one run to the next. */
 const KEPT = ['node_modules', '.cache'];
 /** scripts/demo.js's ports: the app (vite dev) and the dev IdP. */
@@ -122,16 +137,7 @@ async function copyTree() {
 		}
 		count = `${files.length} files of the working tree`;
 	}
-	// The copy's harness finds the repo's Node installs and prebuilt addons in its own .cache.
-	const cache = path.join(copyDir, '.cache');
-	await fs.mkdir(cache, { recursive: true });
-	for (const [name, target] of [['prebuilds', prebuildsDir], ...NODE_MAJORS.map((m) => [`node${m}`, nodeDir(m)])]) {
-		const link = path.join(cache, /** @type {string} */ (name));
-		await fs.rm(link, { recursive: true, force: true });
-		await fs.mkdir(/** @type {string} */ (target), { recursive: true });
-		await fs.symlink(/** @type {string} */ (target), link);
-	}
-	return `${count} into ${path.relative(repoRoot, copyDir)}`;
+	return `${count} into ${copyDir}`;
 }
 
 async function demo() {
@@ -214,15 +220,24 @@ const installed = await step('npm install', async () => {
 	return `${seconds(result.durationMs)}${kept.length ? `, kept ${kept.map((file) => path.basename(file)).join(', ')}` : ''}`;
 });
 const vitest = path.join(copyDir, 'node_modules', 'vitest', 'vitest.mjs');
-for (const [name, args, timeout] of /** @type {const} */ ([
-	['unit suite (vitest run --project unit)', ['run', '--project', 'unit'], 30 * MINUTE],
-	['harness test (e2e/harness-node-versions.test.ts)', ['run', '--project', 'e2e', 'e2e/harness-node-versions.test.ts'], 10 * MINUTE]
-])) {
+/** @type {[name: string, command: string, args: string[], timeout: number][]} */
+const testSteps =
+	tests === 'all'
+		? [['npm test', 'npm', ['test'], 60 * MINUTE]]
+		: [
+				tests === 'unit'
+					? ['unit suite (vitest run --project unit)', toolchain.node, [vitest, 'run', '--project', 'unit'], 30 * MINUTE]
+					: ['node-dependent unit tests (scripts/node-dependent.js)', toolchain.node, [vitest, 'run', '--project', 'unit', ...nodeDependentFiles('unit')], 15 * MINUTE],
+				['node-dependent e2e tests (scripts/node-dependent.js)', toolchain.node, [vitest, 'run', '--project', 'e2e', ...nodeDependentFiles('e2e')], 15 * MINUTE]
+			];
+for (const [name, command, args, timeout] of testSteps) {
 	if (!installed) results.push({ step: name, ok: null, ms: 0, note: 'skipped: the install failed' });
-	else await step(name, async () => tail((await inCopy(toolchain.node, [vitest, ...args], timeout)).stdout, 6).replace(/\u001b\[[0-9;]*m/g, ''));
+	else await step(name, async () => tail((await inCopy(command, args, timeout)).stdout, 6).replace(/\u001b\[[0-9;]*m/g, ''));
 }
-if (!installed) results.push({ step: 'demo', ok: null, ms: 0, note: 'skipped: the install failed' });
-else await step('demo (node scripts/demo.js)', demo);
+if (tests !== 'all') {
+	if (!installed) results.push({ step: 'demo', ok: null, ms: 0, note: 'skipped: the install failed' });
+	else await step('demo (node scripts/demo.js)', demo);
+}
 
 console.log(`\n=== ci-node ${major}: summary, ${label} ===`);
 for (const { step, ok, ms, note } of results) {

@@ -1,46 +1,9 @@
-import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-// These run the real binary (bin/create-auth.js → dist/), as users do; `npm test` builds first.
-const BIN = fileURLToPath(new URL('../bin/create-auth.js', import.meta.url));
-const FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit2-ts', import.meta.url));
-const KIT3_FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit3-ts', import.meta.url));
-
-async function run(cwd: string, ...args: string[] | [Record<string, string>, ...string[]]) {
-	const env = typeof args[0] === 'object' ? (args.shift() as Record<string, string>) : {};
-	try {
-		const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...(args as string[])], {
-			cwd,
-			env: { ...process.env, CI: '1', ...env }
-		});
-		return { code: 0, stdout, stderr };
-	} catch (error) {
-		const e = error as { code: number; stdout: string; stderr: string };
-		return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-	}
-}
-
-async function snapshot(root: string): Promise<Record<string, string>> {
-	const out: Record<string, string> = {};
-	for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-		if (entry.isFile()) {
-			const file = path.join(entry.parentPath, entry.name);
-			out[path.relative(root, file)] = await readFile(file, 'utf8');
-		}
-	}
-	return out;
-}
-
-async function fixtureCopy(fixture = FIXTURE): Promise<string> {
-	const dir = await mkdtemp(path.join(tmpdir(), 'create-auth-cli-'));
-	await cp(fixture, dir, { recursive: true });
-	return dir;
-}
+import { failingNpm, fixtureCopy, run, snapshot } from './test/binary.js';
 
 // Each test runs the built binary several times, a few seconds each on a loaded 2-core machine.
 describe('create-auth (the binary)', { timeout: 30_000 }, () => {
@@ -280,17 +243,6 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		});
 	});
 
-	it('--dry-run prints the plan and writes nothing', async () => {
-		const dir = await fixtureCopy();
-		const before = await snapshot(dir);
-		const result = await run(dir, '--yes', '--dry-run');
-		expect(result.code).toBe(0);
-		expect(result.stdout).toContain('+ src/auth.ts (new');
-		expect(result.stdout).toContain('+++ b/src/app.d.ts');
-		expect(result.stdout).not.toMatch(/AUTH_SECRET=\S/);
-		expect(await snapshot(dir)).toEqual(before);
-	});
-
 	it('--cwd points at the app; a second run writes nothing', async () => {
 		const dir = await fixtureCopy();
 		const first = await run(tmpdir(), '--cwd', dir, '--yes', '--no-install');
@@ -302,29 +254,6 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		expect(second.stdout).toContain('Nothing to write');
 		expect(await snapshot(dir)).toEqual(after);
 	});
-
-	/** A folder holding an `npm` that fails, for the front of PATH: a broken registry or a full disk. */
-	async function failingNpm(): Promise<string> {
-		const bin = await mkdtemp(path.join(tmpdir(), 'create-auth-fake-npm-'));
-		await writeFile(path.join(bin, 'npm'), '#!/bin/sh\necho "npm error simulated failure" >&2\nexit 1\n', { mode: 0o755 });
-		return `${bin}${path.delimiter}${process.env.PATH}`;
-	}
-
-	it.runIf(Number(process.versions.node.split('.')[0]) < 22)(
-		'writes a SvelteKit 3 app\'s files on Node 20 but leaves the install for Node 22.17, saying so',
-		async () => {
-			const dir = await fixtureCopy(KIT3_FIXTURE);
-			const result = await run(dir, { PATH: await failingNpm() }, '--yes');
-			expect(result.code).toBe(0);
-			expect(result.stdout).toContain(`needs Node 22.17 or later to install, build and run; this is Node ${process.versions.node}`);
-			expect(result.stdout).toContain('Switch to Node 22.17 or later');
-			expect(result.stdout).toMatch(/^│\s+npm install\s/m);
-			expect(result.stdout).not.toContain('simulated failure');
-			const files = await snapshot(dir);
-			expect(files['src/env.ts']).toContain('AUTH_SECRET: {');
-			expect(files['src/auth.ts']).toContain("from '$app/env/private';");
-		}
-	);
 
 	it('restores every file when the dependency install fails', async () => {
 		const dir = await fixtureCopy();

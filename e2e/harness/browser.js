@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { count, timed } from './ledger.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -48,12 +49,8 @@ export async function launchBrowser({ javaScriptEnabled = true, baseURL, timeout
 	if (!existsSync(CHROMIUM_PATH)) {
 		throw new Error(`${CHROMIUM_PATH} is missing: run \`bash scripts/setup.sh\` (installs Debian's chromium)`);
 	}
-	const browser = await chromium.launch({
-		executablePath: CHROMIUM_PATH,
-		headless: true,
-		args: CHROMIUM_ARGS,
-		timeout: 60_000
-	});
+	count('spawns');
+	const browser = await timed('browsers', 'chromium', () => chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 }));
 	/** @param {import('playwright-core').BrowserContextOptions} [contextOptions] */
 	const newContext = async (contextOptions = {}) => {
 		const context = await browser.newContext({ baseURL, ...contextOptions });
@@ -77,6 +74,42 @@ export async function launchBrowser({ javaScriptEnabled = true, baseURL, timeout
 			await browser.close().catch(() => {});
 		}
 	};
+}
+
+/**
+ * Closes `page`, as `page.close()` does (no `beforeunload`), but never waits more than `timeout` ms
+ * (default 15 000). Chromium can acknowledge a page's close (CDP `Target.closeTarget`) and drop it
+ * when a navigation of that page commits at the same moment (crbug.com/536385539: a redirect, a
+ * form's answer), and `page.close()` then waits for a close that never comes; so the close is asked
+ * again every second until the page is gone. A page of a context of its own closes with its context
+ * (`context.close()`), which does not race navigations.
+ * @param {import('playwright-core').Page} page
+ * @param {{ timeout?: number }} [options]
+ * @returns {Promise<void>}
+ * @throws {Error} the page is still open after `timeout` ms
+ */
+export async function closePage(page, { timeout = 15_000 } = {}) {
+	if (page.isClosed()) return;
+	const context = page.context();
+	const session = await context.newCDPSession(page);
+	const { targetInfo } = await answered(session.send('Target.getTargetInfo'), 'Target.getTargetInfo');
+	await session.detach().catch(() => {});
+	const closed = page.close({ runBeforeUnload: false }).then(
+		() => true,
+		() => true
+	);
+	const deadline = Date.now() + timeout;
+	/** @type {import('playwright-core').CDPSession | undefined} */
+	let browserSession;
+	try {
+		while (!(await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1_000, false))]))) {
+			if (Date.now() >= deadline) throw new Error(`Chromium did not close the page at ${page.url()} within ${timeout} ms.`);
+			browserSession ??= await /** @type {import('playwright-core').Browser} */ (context.browser()).newBrowserCDPSession();
+			await answered(browserSession.send('Target.closeTarget', { targetId: targetInfo.targetId }), 'Target.closeTarget').catch(() => {});
+		}
+	} finally {
+		await browserSession?.detach().catch(() => {});
+	}
 }
 
 /**

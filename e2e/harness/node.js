@@ -1,9 +1,10 @@
 // @ts-check
 /**
- * Node 22 and Node 24 from npm, for apps and checks that need a Node other than the machine's
- * (SvelteKit 3 wants Node >= 22.17; CI runs the unit suite and the demo under 22 and 24). Each
+ * Node 20, 22 and 24 from npm, for apps and checks that need a Node other than the one running
+ * (SvelteKit 3 wants Node >= 22.17; CI runs the whole suite under 24 and what depends on the
+ * Node version under 20 and 22: scripts/ci-node.js). Each
  * major comes from the `node@<major>` npm package (the npm registry is the only source this
- * machine can reach) and is kept in `<repoRoot>/.cache/node<major>`. Plain ESM + JSDoc, like
+ * machine can reach) and is kept in `<machine cache>/node<major>` (./cache.js, outside the clone). Plain ESM + JSDoc, like
  * `app.js`.
  *
  * Every child that works for such an app (npm, npx, vite, svelte-check, the app's own node)
@@ -16,24 +17,26 @@
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { repoRoot, run } from './app.js';
+import { run } from './app.js';
+import { machineCacheDir } from './cache.js';
+import { uncounted } from './ledger.js';
 
 /**
- * The lowest version accepted for each major nodeToolchain() installs: SvelteKit 3 needs 22.17;
- * `engines` (>=20.19) holds for any 24.
+ * The lowest version accepted for each major nodeToolchain() installs: 20.19, create-auth's
+ * `engines`; 22.17, what SvelteKit 3 needs; any 24.
  * @type {Readonly<Record<number, readonly [number, number]>>}
  */
-const MINIMUM = { 22: [22, 17], 24: [24, 0] };
+const MINIMUM = { 20: [20, 19], 22: [22, 17], 24: [24, 0] };
 
 /** The majors nodeToolchain() can install. */
 export const NODE_MAJORS = /** @type {readonly number[]} */ (Object.keys(MINIMUM).map(Number));
 
 /**
- * Where nodeToolchain(major) installs the `node@<major>` package: `<repoRoot>/.cache/node<major>`.
+ * Where nodeToolchain(major) installs the `node@<major>` package: `<machine cache>/node<major>`.
  * @param {number} major
  */
 export function nodeDir(major) {
-	return path.join(repoRoot, '.cache', `node${major}`);
+	return path.join(machineCacheDir, `node${major}`);
 }
 
 /** Where node22() installs the `node@22` package. */
@@ -53,12 +56,12 @@ const memo = new Map();
 
 /**
  * Make sure Node `major` from the `node@<major>` npm package is installed in
- * `.cache/node<major>` (installed once, with `npm install --prefix`; reused while its binary
- * runs and is at least the minimum: 22.17 for 22, 24.0 for 24) and describe it. Memoized
+ * `<machine cache>/node<major>` (installed once, with `npm install --prefix`; reused while its binary
+ * runs and is at least the minimum: 20.19 for 20, 22.17 for 22, 24.0 for 24) and describe it. Memoized
  * per major within the process (a failure is not remembered, the next call tries again).
- * Throws for a major other than 22 or 24, if the install fails (5 min limit) or if the binary
+ * Throws for a major other than 20, 22 or 24, if the install fails (5 min limit) or if the binary
  * found is not that major at its minimum.
- * @param {number} major  22 or 24
+ * @param {number} major  20, 22 or 24
  * @returns {Promise<NodeToolchain>}
  */
 export function nodeToolchain(major) {
@@ -66,7 +69,7 @@ export function nodeToolchain(major) {
 	if (!minimum) return Promise.reject(new Error(`nodeToolchain: Node ${major} is not one of ${NODE_MAJORS.join(', ')}`));
 	let pending = memo.get(major);
 	if (!pending) {
-		pending = setup(major, minimum).catch((error) => {
+		pending = uncounted(() => setup(major, minimum)).catch((error) => {
 			memo.delete(major);
 			throw error;
 		});
@@ -98,7 +101,7 @@ async function setup(major, minimum) {
 	await fs.mkdir(path.dirname(dir), { recursive: true });
 	const staging = await fs.mkdtemp(`${dir}.tmp-`);
 	try {
-		await fs.chmod(staging, 0o755); // mkdtemp makes it 0700; it becomes .cache/node<major>
+		await fs.chmod(staging, 0o755); // mkdtemp makes it 0700; it becomes node<major>
 		await fs.writeFile(
 			path.join(staging, 'package.json'),
 			JSON.stringify(

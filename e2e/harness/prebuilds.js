@@ -14,9 +14,10 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync } from 'n
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { machineCacheDir } from './cache.js';
 
-/** `<repoRoot>/.cache/prebuilds` (git-ignored): kept across runs, keyed by version and ABI. */
-export const prebuildsDir = path.resolve(fileURLToPath(new URL('../../.cache/prebuilds', import.meta.url)));
+/** `<machine cache>/prebuilds` (./cache.js, outside the clone): kept across runs and clones, keyed by version and ABI. */
+export const prebuildsDir = path.join(machineCacheDir, 'prebuilds');
 
 /** The addons kept, by package name: the file prebuild-install unpacks, relative to the package. */
 const ADDONS = { 'better-sqlite3': 'build/Release/better_sqlite3.node' };
