@@ -16,6 +16,8 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					include: ['src/**/*.test.ts', 'runtime/**/*.test.ts', 'bench/**/*.test.js'],
+					// scrypt at a low cost, but where the cost is what a test is about (runtime/test/scrypt-cost.ts).
+					setupFiles: ['./runtime/test/scrypt-cost.ts'],
 					environment: 'node'
 				}
 			},

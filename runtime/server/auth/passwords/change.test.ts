@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freezeDate } from '../../../test/clock.js';
 import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
 import { passwordApp } from '../../../test/password-app.js';
@@ -9,6 +9,7 @@ import type { Adapter } from '../adapters/types.js';
 import { resolveConfig, type SvelteKitAuthConfig } from '../config.js';
 import { authorizeWithPassword, registerWithPassword, type RegisterAdapter } from './accounts.js';
 import { configurePasswordHashing, hashPassword } from './hashing.js';
+import { inHashingQueue } from './queue.js';
 import Credentials from '../providers/credentials.js';
 import Email from '../providers/email.js';
 import { memoryRateLimitStore } from '../limits/rate-limit.js';
@@ -22,7 +23,14 @@ const logger = { error: vi.fn() };
 const inbox = inboxForTests();
 beforeEach(() => logger.error.mockClear());
 
-const app = (extra: Partial<SvelteKitAuthConfig> = {}, adapter?: Adapter) => passwordApp(inbox(), { secret, logger, ...extra }, adapter);
+/** The apps of the running test; the next test starts once their mail has arrived. */
+const apps: Array<ReturnType<typeof passwordApp>> = [];
+afterEach(() => Promise.all(apps.splice(0).map((made) => made.delivered())));
+const app = (extra: Partial<SvelteKitAuthConfig> = {}, adapter?: Adapter) => {
+	const made = passwordApp(inbox(), { secret, logger, ...extra }, adapter);
+	apps.push(made);
+	return made;
+};
 type Auth = ReturnType<typeof app>['auth'];
 
 async function register(adapter: Adapter, email: string, password = 'correct horse battery') {
@@ -201,15 +209,18 @@ describe('resetting the password from the link', () => {
 		const { auth, adapter } = app();
 		await register(adapter, 'ada@example.com', 'the old password here');
 		const link = await resetLinkFor(auth, 'ada@example.com');
-		// One hash at a time and none waiting; a hash in flight takes the one slot.
+		// One hash at a time and none waiting; work held in the queue until the test lets it end
+		// takes the one slot.
 		configurePasswordHashing({ concurrency: 1, maxWaiting: 0 });
-		const busy = hashPassword('keeps the queue busy');
+		let release = () => {};
+		const busy = inHashingQueue(() => new Promise<void>((resolve) => (release = resolve)));
 		try {
 			expect(await reset(auth, link, 'a brand new password', { token: 'made-up' })).toMatchObject({ status: 400, data: { error: 'Verification' } });
 			const full = await reset(auth, link, 'a brand new password');
 			expect(full).toMatchObject({ status: 429, data: { error: 'RateLimited' } });
 			expect(full.headers!['retry-after']).toBe('5');
 		} finally {
+			release();
 			await busy;
 			configurePasswordHashing({ concurrency: Math.max(1, availableParallelism() - 1), maxWaiting: 16 });
 		}

@@ -1,28 +1,16 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { RateLimited } from '../errors.js';
-import { ON_WORKERS } from '../platform/workers.js';
+import { COST } from './cost.js';
 import { verifyForeignHash } from './foreign.js';
 import { scryptInQueue } from './queue.js';
 
 export { configurePasswordHashing, type PasswordHashingLimits } from './queue.js';
 
-/**
- * OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1 (128 MiB). On Workers, its
- * equally strong N=2^15, r=8, p=3 (32 MiB), since 128 MiB is all an isolate has.
- */
-const COST = ON_WORKERS ? ({ N: 2 ** 15, r: 8, p: 3 } as const) : ({ N: 2 ** 17, r: 8, p: 1 } as const);
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 /** Upper bounds accepted from a stored hash, so a tampered row cannot make us burn memory. */
 const MAX = { N: 2 ** 20, r: 16, p: 4 } as const;
-/**
- * Verified against when no account exists, so the response time does not reveal that: a hash of
- * a random password at {@link COST}, the cost every new hash has.
- */
-export const DUMMY_HASH = ON_WORKERS
-	? 'scrypt$32768$8$3$HugJNLEW7saatsCucBr7GA$6yViWJC1hhj-lDZJ-U-t_vCo28XiYQUcxONpCfHHPls'
-	: 'scrypt$131072$8$1$OoTck3Tn8Zh8UIa3iAnJtw$x2kh6rLUl_pB5zPEHxXd6E5n8HDEQpYxi3vw4KBM00I';
 
 const derive = (password: string, salt: Buffer, options: { N: number; r: number; p: number }) => scryptInQueue(password, salt, KEY_BYTES, options);
 
@@ -30,8 +18,8 @@ const derive = (password: string, salt: Buffer, options: { N: number; r: number;
 export const isOwnPasswordHash = (stored: string): boolean => stored.startsWith('scrypt$');
 
 /**
- * Hashes a password with scrypt (N=2^17, r=8, p=1; on Cloudflare Workers N=2^15, r=8, p=3: see
- * {@link COST}; 16-byte random salt, 32-byte key), after
+ * Hashes a password with scrypt at {@link COST} (`cost.ts`: N=2^17, r=8, p=1; on Cloudflare
+ * Workers N=2^15, r=8, p=3; 16-byte random salt, 32-byte key), after
  * NFKC normalization (NIST SP 800-63B-4 §3.1.1.2: the same password typed on another keyboard
  * or input method, `ﬁ` or `ｆｉ` for `fi`, is the same password).
  * Returns the self-describing `scrypt$<N>$<r>$<p>$<salt b64url>$<hash b64url>`. Takes ~0.3 s

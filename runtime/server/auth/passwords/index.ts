@@ -4,7 +4,9 @@
  *
  * - `queue.ts` — the bounded queue every hash and verification runs in:
  *   `configurePasswordHashing`.
- * - `hashing.ts` — scrypt (N=2^17, r=8, p=1): `hashPassword`, `verifyPassword` (constant time;
+ * - `cost.ts` — scrypt's cost for new hashes, `COST` (N=2^17, r=8, p=1), and `DUMMY_HASH`, at
+ *   that cost, which a sign-in for an unknown address is verified against.
+ * - `hashing.ts` — scrypt at that cost: `hashPassword`, `verifyPassword` (constant time;
  *   Better Auth's and Lucia's hashes too, by their shape).
  * - `foreign.ts` — those hashes of other libraries: `verifyForeignHash` (Better Auth's scrypt,
  *   argon2 through `@node-rs/argon2`, loaded only when met), `isForeignPasswordHash`.

@@ -8,6 +8,8 @@ import { MemoryAdapter } from '../adapters/memory.js';
 import { SQLiteAdapter } from '../adapters/sqlite.js';
 import type { Adapter } from '../adapters/types.js';
 
+// The rehash makes hashes at our production cost (not the unit tests' low one, runtime/test/scrypt-cost.ts).
+vi.unmock('./cost.js');
 // node:crypto's scrypt is spied on (it still runs), to count the hashes a sign-in costs.
 vi.mock('node:crypto', async (original) => {
 	const crypto = await original<typeof import('node:crypto')>();
