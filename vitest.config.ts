@@ -2,22 +2,28 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` (CLI and runtime modules, frozen clock, no network) and `e2e`
- * (real SvelteKit apps, real browser; slow, so run on their own and in series).
+ * Two projects: `unit` (CLI and runtime modules, frozen clock, no network; two files at a time,
+ * one per core of the project's machines) and `e2e` (real SvelteKit apps, real browser; slow, so
+ * run on their own and in series).
  *
  * The runtime imports only its own modules (relative paths) and `@sveltejs/kit`, so it runs
- * here as it does in an app.
+ * here as it does in an app. Every run ends with its slowest files and tests and its failures
+ * (scripts/test-report.js).
  */
 export default defineConfig({
 	test: {
+		reporters: ['default', './scripts/test-report.js'],
+		maxWorkers: 2,
 		projects: [
 			{
 				plugins: [svelte({ compilerOptions: { runes: true } })],
 				test: {
 					name: 'unit',
-					include: ['src/**/*.test.ts', 'runtime/**/*.test.ts', 'bench/**/*.test.js'],
+					include: ['src/**/*.test.ts', 'runtime/**/*.test.ts', 'bench/**/*.test.js', 'scripts/**/*.test.js', 'e2e/harness/**/*.test.js'],
 					// scrypt at a low cost, but where the cost is what a test is about (runtime/test/scrypt-cost.ts).
 					setupFiles: ['./runtime/test/scrypt-cost.ts'],
+					// Two files share the 2 cores: a test that takes 2 s alone can take 10 on a loaded machine.
+					testTimeout: 30_000,
 					environment: 'node'
 				}
 			},
