@@ -2,15 +2,17 @@
  * Proves the e2e harness itself, before any auth: a fixture app is copied, installed, built,
  * previewed and seen by Chromium; the CLI refuses a folder that is not a SvelteKit app;
  * better-sqlite3 is compiled once per version and ABI, then unpacked by later installs; and the
- * helpers that make a file's apps ahead (limit.js, copyApp) do what the e2e files rely on.
+ * helpers that make a file's apps ahead (limit.js, copyApp) do what the e2e files rely on; a
+ * server's test clock (clock.js) moves Date in its Node and nothing else.
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cleanEnv, cliBin, copyApp, copyFixture, install, removeApp, repoRoot, runCli, start, type Server } from './harness/app.js';
+import { build, cleanEnv, cliBin, copyApp, copyFixture, install, removeApp, repoRoot, run, runCli, start, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
+import { CLOCK_ENV, testClock } from './harness/clock.js';
 import { limit } from './harness/limit.js';
 import { prebuildName, prebuildsDir, seedPrebuilds } from './harness/prebuilds.js';
 
@@ -169,5 +171,56 @@ describe('harness: making apps ahead', () => {
 		} finally {
 			for (const dir of [appDir, ...copies]) await removeApp(dir);
 		}
+	});
+});
+
+describe('harness: the test clock (./harness/clock.js)', () => {
+	/** What a Node started with `env` (a clock's) reads, times as milliseconds ahead of the real clock (performance's, which the clock leaves alone). */
+	const readings = async (env: Record<string, string>) => {
+		const script = `class Later extends Date {}
+const real = performance.timeOrigin + performance.now();
+console.log(JSON.stringify({
+	now: Date.now() - real,
+	constructed: new Date().getTime() - real,
+	called: Date.parse(Date()) - real,
+	subclass: new Later().getTime() - real,
+	given: [new Date(0).getTime(), new Date('2020-01-01T00:00:00Z').getTime(), Date.UTC(2020, 0, 1), Date.parse('2020-01-01T00:00:00Z')],
+	kinds: [new Date() instanceof Date, new Later() instanceof Date, new Date().constructor === Date, Object.prototype.toString.call(new Date()), Date.name, typeof Date()]
+}));`;
+		const result = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot, env, timeout: 30_000 });
+		expect(result.stderr).toBe('');
+		return JSON.parse(result.stdout);
+	};
+	const JAN_2020 = Date.UTC(2020, 0, 1);
+
+	it("moves Date.now(), new Date() and Date() of the server's Node forward, only forward, and leaves dates given a value alone", async () => {
+		const clock = await testClock(undefined);
+		try {
+			const unmoved = await readings(clock.env);
+			for (const key of ['now', 'constructed', 'subclass']) expect(Math.abs(unmoved[key])).toBeLessThan(1_000);
+			expect(Math.abs(unmoved.called)).toBeLessThan(2_000); // Date() has whole seconds
+			expect(unmoved.given).toEqual([0, JAN_2020, JAN_2020, JAN_2020]);
+			expect(unmoved.kinds).toEqual([true, true, true, '[object Date]', 'Date', 'string']);
+
+			await clock.advance(90);
+			await clock.advance(0.5);
+			expect(clock.now() - Date.now()).toBe(90_500);
+			const moved = await readings(clock.env);
+			for (const key of ['now', 'constructed', 'subclass']) expect(Math.abs(moved[key] - 90_500)).toBeLessThan(1_000);
+			expect(Math.abs(moved.called - 90_500)).toBeLessThan(2_000);
+			expect(moved.given).toEqual(unmoved.given);
+			expect(moved.kinds).toEqual(unmoved.kinds);
+			await expect(clock.advance(-1)).rejects.toThrow(RangeError);
+
+			// A file that does not hold a number reads as the real clock.
+			await fs.writeFile(clock.env[CLOCK_ENV]!, 'not a number');
+			expect(Math.abs((await readings(clock.env)).now)).toBeLessThan(1_000);
+		} finally {
+			await clock.remove();
+		}
+		expect(existsSync(path.dirname(clock.env[CLOCK_ENV]!))).toBe(false);
+		const withOptions = await testClock('--max-old-space-size=512');
+		await withOptions.remove();
+		expect(withOptions.env.NODE_OPTIONS).toMatch(/^--max-old-space-size=512 --import=file:\/\/.*\/clock-preload\.js$/);
 	});
 });

@@ -6,7 +6,7 @@
  * (./idp-flow.ts), the email-link flows against a local SMTP server (./email-flow.ts), the
  * password flows (./password-flow.ts) and the account page's sessions (./sessions-flow.ts: their
  * src/auth sets session.revalidateAge to 2 s and freshAge to 20 s, so that ending a JWT session
- * and asking for a new sign-in are seen in seconds). The TypeScript app also goes through the defence flows
+ * and asking for a new sign-in are seen by moving the server's clock a few seconds). The TypeScript app also goes through the defence flows
  * over HTTP (./defence-flow.ts: cross-site POSTs refused, auth-page headers; runtime behaviour
  * that the JSDoc app's generated files do not change), the passkey flows (./passkey-flow.ts), its
  * passkeys' relying party set to localhost in its src/auth.ts, since its AUTH_URL is 127.0.0.1 for
@@ -217,7 +217,8 @@ for (const { fixture, providers, ext } of FIXTURES) {
 		// Before the idp flows, which would make the IdP's user first.
 		if (ext === 'ts') federatedMergeFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 		if (providers.includes('idp')) idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }), { reauthentication: ext === 'ts' });
-		// The guards' sign-in window ran out during the flows above.
+		// The idp flows above moved the server's clock past the guards' sign-in window: here, no move
+		// of its own adds to the app's clock's lead over the dev IdP's before the idp flows.
 		guards?.afterWindow();
 		if (providers.includes('email')) emailFlows(() => ({ server: server!, browser: browser!, inbox }));
 		passwordFlows(() => ({ server: server!, browser: browser!, inbox, strategy: 'jwt' }));

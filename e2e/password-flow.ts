@@ -55,7 +55,7 @@ export function passwordFlows(app: () => PasswordApp): void {
 		expect(await signedInAs(page, server.url, email)).toBe(true);
 		// The browser that signed up is signed out by the reset (OWASP ASVS 5.0 7.4.3): a database
 		// session at once, a jwt one at its next revalidation.
-		await expectSignedOut(signedUp, server.url, email, strategy);
+		await expectSignedOut(signedUp, server, email, strategy);
 
 		const other = await freshPage(browser);
 		expect((await signInResponse(other, server.url, email, PASSWORD)).headers().location).toMatch(/^\/signin\?error=CredentialsSignin/);
@@ -114,7 +114,7 @@ export function passwordFlows(app: () => PasswordApp): void {
 		const changed = `Your password is changed. Your other devices are signed out${strategy === 'jwt' ? ' within a minute' : ''}.`;
 		await expect.poll(() => page.getByRole('status').textContent()).toBe(changed);
 		expect(await signedInAs(page, server.url, email)).toBe(true);
-		await expectSignedOut(otherDevice, server.url, email, strategy);
+		await expectSignedOut(otherDevice, server, email, strategy);
 
 		const fresh = await freshPage(browser);
 		expect((await signInResponse(fresh, server.url, email, PASSWORD)).headers().location).toMatch(/^\/signin\?error=CredentialsSignin/);

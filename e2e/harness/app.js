@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { testClock } from './clock.js';
 import { keepPrebuilds, prebuildEnv, seedPrebuilds } from './prebuilds.js';
 
 /** Absolute path of the create-auth repository. */
@@ -597,6 +598,10 @@ async function bypassesLock(appDir) {
  * @property {number} pid  the server's process id, also its process group id
  * @property {() => Promise<void>} stop  kill the whole process group and wait for it to exit
  * @property {() => string} output  everything the server printed so far (stdout + stderr)
+ * @property {((seconds: number) => Promise<void>) | undefined} advanceClock  moves the server's clock
+ *   (`Date.now()`, `new Date()`, `Date()` in its Node) forward by `seconds`, for its next reading;
+ *   `undefined` in mode `wrangler`, whose workerd keeps the real clock (see ./clock.js)
+ * @property {() => number} now  the server's clock, in milliseconds since the epoch
  */
 
 /**
@@ -615,7 +620,8 @@ const FUNCTIONS = { vercel: '.vercel/output/functions/![-]/catchall.func', netli
  * `env` is then the platform's settings, as the function reads no `.env`), or under `wrangler dev`
  * (mode `wrangler`: what adapter-cloudflare built, in workerd, with the app's local D1 and `.env`
  * as the Worker's secrets). `env` as for run(): vite's `#!/usr/bin/env node` follows its
- * `PATH` (e.g. `(await node22()).env`). Resolves
+ * `PATH` (e.g. `(await node22()).env`). The server's Node runs on a test clock
+ * (`Server.advanceClock`, ./clock.js), but for mode `wrangler`. Resolves
  * once `GET /` gets any HTTP answer (redirects are not followed); rejects, after stopping the
  * server, if it exits first or does not answer within `timeout` (polls every 200 ms).
  * @param {string} appDir
@@ -647,9 +653,10 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 				: mode === 'wrangler'
 					? { ...env, CI: '1', WRANGLER_SEND_METRICS: 'false' }
 					: env;
+	const clock = mode === 'wrangler' ? undefined : await testClock(serverEnv && 'NODE_OPTIONS' in serverEnv ? serverEnv.NODE_OPTIONS : process.env.NODE_OPTIONS);
 	const child = spawn(/** @type {string} */ (command), args, {
 		cwd: appDir,
-		env: cleanEnv(serverEnv),
+		env: cleanEnv({ ...serverEnv, ...clock?.env }),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true
 	});
@@ -677,6 +684,7 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 	const stop = async () => {
 		if (exited) {
 			killGroup(child, 'SIGKILL'); // whatever the leader left behind in its group
+			await clock?.remove();
 			return;
 		}
 		killGroup(child, 'SIGTERM');
@@ -688,11 +696,12 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 		// vite may leave children (esbuild) in the group: make sure the group is gone.
 		killGroup(child, 'SIGKILL');
 		liveGroups.delete(child);
+		await clock?.remove();
 	};
 
 	if (await waitForHttp(`${url}/`, { timeout, until: () => exited !== null })) {
 		// It answered, so it was spawned and has a pid.
-		return { url, port: chosenPort, pid: /** @type {number} */ (child.pid), stop, output: () => output };
+		return { url, port: chosenPort, pid: /** @type {number} */ (child.pid), stop, output: () => output, advanceClock: clock?.advance, now: clock?.now ?? Date.now };
 	}
 	await stop();
 	const why = spawnError
