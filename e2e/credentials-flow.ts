@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { Page, Response } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { CheckResult, RunResult, Server } from './harness/app.js';
-import type { Browser } from './harness/browser.js';
+import { closePage, type Browser } from './harness/browser.js';
 
 export const EMAIL = 'ada@example.com';
 export const PASSWORD = 'correct horse battery staple';
@@ -147,7 +147,7 @@ export function credentialsFlows(app: () => CredentialsApp, { pages = true }: { 
 			await page.waitForURL((url) => url.pathname === '/');
 			await page.goto(`${app().server.url}/account`);
 			expect(new URL(page.url()).pathname).toBe('/signin');
-			await page.close();
+			await closePage(page);
 		});
 
 		it('comes back to the protected page the user first asked for after signing in', async () => {
@@ -156,7 +156,7 @@ export function credentialsFlows(app: () => CredentialsApp, { pages = true }: { 
 			await submitCredentials(page, 'Sign in');
 			await page.waitForURL('**/account');
 			expect(await page.getByText(`Signed in as ${EMAIL}`).isVisible()).toBe(true);
-			await page.close();
+			await closePage(page);
 		});
 
 		it.each([
@@ -171,7 +171,7 @@ export function credentialsFlows(app: () => CredentialsApp, { pages = true }: { 
 			expect(url.searchParams.get('error')).toBe('CredentialsSignin');
 			expect(url.searchParams.get('code')).toBe('credentials');
 			expect(await page.getByRole('alert').textContent()).toBe('Invalid email or password.');
-			await page.close();
+			await closePage(page);
 		});
 
 		it('works with JavaScript disabled: the forms post and redirect on their own', async () => {

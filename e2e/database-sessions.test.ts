@@ -38,7 +38,7 @@ import { startTcpProxy, type TcpProxy } from '../runtime/test/tcp-proxy.js';
 import { credentialsFlows, freshPage, PASSWORD, signInResponse, signUpAt, submitCredentials } from './credentials-flow.js';
 import { useInbox } from './email-flow.js';
 import { build, check, copyFixture, removeApp, runCli, setEnv, shareInstall, start, type CheckResult, type RunResult, type Server } from './harness/app.js';
-import { launchBrowser, type Browser } from './harness/browser.js';
+import { closePage, launchBrowser, type Browser } from './harness/browser.js';
 import { mysqlDatabase, postgresDatabase, sqliteCount, sqliteValues } from './harness/databases.js';
 import { limit } from './harness/limit.js';
 import { postForm } from './lockout-flow.js';
@@ -369,7 +369,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 			await page.goto(`${url}/account`);
 			await expect.poll(() => page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
 			await visitor.close();
-			await page.close();
+			await closePage(page);
 		});
 	}
 
@@ -433,7 +433,7 @@ describe.each(STORES)('database sessions on $name in a SvelteKit 2 TypeScript ap
 			await expect.poll(async () => (await signInResponse(signin, url, email, PASSWORD)).status(), { timeout: 20_000, interval: 1_000 }).toBe(303);
 			await signin.waitForURL((target) => target.pathname === '/');
 			await visitor.close();
-			await page.close();
+			await closePage(page);
 		});
 	}
 });

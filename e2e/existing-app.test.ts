@@ -18,7 +18,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, copyFixture, localBin, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
-import { launchBrowser, type Browser } from './harness/browser.js';
+import { closePage, launchBrowser, type Browser } from './harness/browser.js';
 import { sqliteRows } from './harness/databases.js';
 import { node22, type NodeToolchain } from './harness/node.js';
 
@@ -192,7 +192,7 @@ describe('an existing app with its own hook, layout load, Prettier and Drizzle, 
 		expect(count('auth_sessions')).toBe(0);
 		await page.goto(`${url}/account`);
 		expect(new URL(page.url()).pathname).toBe('/signin');
-		await page.close();
+		await closePage(page);
 	});
 
 	it('writes nothing when regenerate runs on the same app', async () => {

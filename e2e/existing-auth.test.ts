@@ -26,7 +26,7 @@ import { AUTHJS_PG_SCHEMA } from '../runtime/test/databases.js';
 import { startDevIdp, type DevIdp } from '../src/dev-idp/index.js';
 import { GUIDE_CONFIG, GUIDE_CREDENTIALS, GUIDE_FILES, GUIDE_PG_CONFIG, GUIDE_USERS } from '../src/test/authjs-guide.js';
 import { build, check, copyFixture, freePort, install, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
-import { launchBrowser, type Browser } from './harness/browser.js';
+import { closePage, launchBrowser, type Browser } from './harness/browser.js';
 import { postgresDatabase, type AppDatabase } from './harness/databases.js';
 import { signInResponse, submitCredentials } from './credentials-flow.js';
 import { node22, type NodeToolchain } from './harness/node.js';
@@ -139,7 +139,7 @@ describe('an app set up by sv add drizzle better-auth', () => {
 			await page.waitForURL(`${server!.url}/demo/better-auth`).catch(async (error: Error) => {
 				throw new Error(`${error.message}\n${await page.locator('body').innerText()}\n${server!.output()}`);
 			});
-			await page.close();
+			await closePage(page);
 			await server!.stop();
 			server = undefined;
 			switched = await runCli(appDir, ['switch'], { node: toolchain.node, env: toolchain.env });
@@ -181,7 +181,7 @@ describe('an app set up by sv add drizzle better-auth', () => {
 			const names = (await browser.context.cookies()).map(({ name }) => name);
 			expect(names).toContain('auth.session-token');
 			expect(names).not.toContain('better-auth.session_token');
-			await page.close();
+			await closePage(page);
 		});
 
 		it("signs the user in again with the same password, after signing out, and that sign-in rehashed Better Auth's hash into create-auth's", async () => {
@@ -204,7 +204,7 @@ describe('an app set up by sv add drizzle better-auth', () => {
 			await page.goto(`${server!.url}/account`);
 			expect(new URL(page.url()).pathname).toBe('/account');
 			expect(await page.content()).toContain(email);
-			await page.close();
+			await closePage(page);
 			expect(hashOf()).toMatch(/^scrypt\$/);
 		});
 	});
@@ -257,7 +257,7 @@ describe('an app set up by sv add drizzle lucia, switched (create-auth switch)',
 		await page.waitForURL(`${server.url}/demo/lucia`).catch(async (error: Error) => {
 			throw new Error(`${error.message}\n${await page.locator('body').innerText()}\n${server!.output()}`);
 		});
-		await page.close();
+		await closePage(page);
 		await server.stop();
 		server = undefined;
 		switched = await runCli(appDir, ['switch']);
@@ -306,7 +306,7 @@ describe('an app set up by sv add drizzle lucia, switched (create-auth switch)',
 		const names = (await browser!.context.cookies()).map(({ name }) => name);
 		expect(names).toContain('auth.session-token');
 		expect(names).not.toContain('auth-session');
-		await page.close();
+		await closePage(page);
 	});
 
 	it("signs the user in again with the username and password after signing out, rehashing Lucia's argon2id hash", async () => {
@@ -320,7 +320,7 @@ describe('an app set up by sv add drizzle lucia, switched (create-auth switch)',
 		await page.waitForURL((url) => url.pathname === '/');
 		await page.goto(`${server!.url}/account`);
 		expect(new URL(page.url()).pathname).toBe('/account');
-		await page.close();
+		await closePage(page);
 		expect(hashOf()).toMatch(/^scrypt\$/);
 	});
 });
@@ -331,7 +331,7 @@ async function shownAsSignedIn(browser: Browser, server: Server): Promise<string
 	const response = await page.goto(`${server.url}/`);
 	expect(response?.status(), server.output()).toBe(200);
 	const text = await page.locator('body').innerText();
-	await page.close();
+	await closePage(page);
 	return /Signed in as (\S+)/.exec(text)?.[1];
 }
 
@@ -440,7 +440,7 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		// A redirect into the app: Auth.js answers 302, create-auth 303.
 		expect([302, 303], server!.output()).toContain((await callback).status());
 		await page.waitForLoadState();
-		await page.close();
+		await closePage(page);
 	}
 
 	it("is signed in with Auth.js, through the OpenID provider's login page, before the switch", async () => {
@@ -461,7 +461,7 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		await page.getByLabel('Password').fill(password.password);
 		await page.getByRole('button', { name: 'Sign in with password' }).click();
 		await page.getByText(`Signed in as ${password.email}`).waitFor();
-		await page.close();
+		await closePage(page);
 		expect((await passwordBrowser!.context.cookies()).map(({ name }) => name)).toContain('authjs.session-token');
 	});
 
@@ -515,7 +515,7 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 			expect((await signInResponse(page, server!.url, password.email, password.password)).status(), server!.output()).toBe(303);
 			// Closed only once the page has loaded: Chromium can leave a close during the redirect's navigation unanswered.
 			await page.waitForURL((url) => url.pathname === '/');
-			await page.close();
+			await closePage(page);
 			expect(await shownAsSignedIn(passwordBrowser!, server!)).toBe(password.email);
 		};
 		await signOutAndIn();
@@ -533,7 +533,7 @@ describe('an app set up with @auth/sveltekit as its guide does, switched (create
 		await page.goto(`${server!.url}/signout`);
 		await page.getByRole('button', { name: 'Sign out' }).click();
 		await page.waitForURL((url) => url.pathname !== '/signout');
-		await page.close();
+		await closePage(page);
 		expect(await signedInAs()).toBeUndefined();
 		await signInWithIdp(false);
 		expect(await signedInAs()).toBe(idp.user.email);

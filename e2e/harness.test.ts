@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, cleanEnv, cliBin, copyApp, copyFixture, install, removeApp, repoRoot, run, runCli, start, type Server } from './harness/app.js';
-import { launchBrowser, type Browser } from './harness/browser.js';
+import { closePage, launchBrowser, type Browser } from './harness/browser.js';
 import { CLOCK_ENV, testClock } from './harness/clock.js';
 import { limit } from './harness/limit.js';
 import { prebuildName, prebuildsDir, seedPrebuilds } from './harness/prebuilds.js';
@@ -51,7 +51,7 @@ describe('harness: kit2-ts fixture without auth', () => {
 		await expect
 			.poll(() => page.getByRole('heading', { name: 'Welcome to SvelteKit' }).isVisible(), { timeout: 10_000 })
 			.toBe(true);
-		await page.close();
+		await closePage(page);
 	});
 
 	it('works without JavaScript too (server-rendered)', async () => {

@@ -10,7 +10,7 @@ import { expect, it } from 'vitest';
 import { DEFAULT_USER, startDevIdp, type DevIdp } from '../src/dev-idp/index.js';
 import { credentialsForm } from './credentials-flow.js';
 import { freePort, setEnv, type Server } from './harness/app.js';
-import type { Browser } from './harness/browser.js';
+import { closePage, type Browser } from './harness/browser.js';
 import { FRESH_AGE, sessionsOf } from './sessions-flow.js';
 
 /** Access tokens live this long, in seconds, so that a test sees one refreshed. */
@@ -95,7 +95,7 @@ export function idpFlows(app: () => IdpApp, { reauthentication = false }: { reau
 		await page.goto(`${app().server.url}/signin`);
 		expect(await page.getByRole('button', { name: 'Sign in with Identity Provider' }).isVisible()).toBe(true);
 		expect(await credentialsForm(page).getByLabel('Email').isVisible()).toBe(true);
-		await page.close();
+		await closePage(page);
 	});
 
 	it("signs in on the provider's login page, comes back to the page asked for, keeps a chunked session across a reload, and signs out", async () => {
@@ -206,6 +206,6 @@ export function idpFlows(app: () => IdpApp, { reauthentication = false }: { reau
 		expect(url.pathname).toBe('/signin');
 		expect(url.searchParams.get('error')).toBe('InvalidCheck');
 		expect(await page.getByRole('alert').textContent()).toBe('Sign-in failed. Please try again.');
-		await page.close();
+		await closePage(page);
 	});
 }
