@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { HASHES_ENV, appLabel, count, hashTally, nameApp, timed } from './ledger.js';
 import { testClock } from './clock.js';
 import { keepPrebuilds, prebuildEnv, seedPrebuilds } from './prebuilds.js';
 
@@ -26,6 +27,8 @@ export const fixturesDir = path.join(repoRoot, 'e2e', 'fixtures');
 export const cliBin = path.join(repoRoot, 'bin', 'create-auth.js');
 
 const TEMP_PREFIX = 'create-auth-e2e-';
+/** The app servers' counter of full-cost hashes, for the e2e ledger. */
+const HASH_COUNT_PRELOAD = new URL('./hash-count-preload.js', import.meta.url).href;
 
 /** @type {Set<string>} app folders made by copyFixture() in this process */
 const createdApps = new Set();
@@ -101,6 +104,7 @@ function killGroup(child, signal) {
  */
 export function run(command, args, { cwd, env, timeout = 600_000, echo = false }) {
 	installExitHook();
+	count('spawns');
 	const started = Date.now();
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, {
@@ -197,6 +201,7 @@ export async function copyFixture(name, { dest } = {}) {
 		});
 	}
 	createdApps.add(target);
+	nameApp(target, name);
 	return target;
 }
 
@@ -221,6 +226,7 @@ export async function copyApp(appDir) {
 		if (skipped.has(entry)) continue;
 		await fs.cp(path.join(source, entry), path.join(target, entry), { recursive: true, verbatimSymlinks: true });
 	}
+	nameApp(target, `copy of ${appLabel(source)}`);
 	return target;
 }
 
@@ -239,7 +245,7 @@ export async function copyApp(appDir) {
 export async function runCli(appDir, args, { env = {}, timeout = 600_000, echo = false, node = process.execPath, bin = cliBin } = {}) {
 	const cliEnv = { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined, ...env };
 	seedPrebuilds(cleanEnv(cliEnv));
-	const result = await run(node, [bin, ...args], { cwd: appDir, env: cliEnv, timeout, echo });
+	const result = await timed('cliRuns', `${appLabel(appDir)}: ${args.join(' ')}`, () => run(node, [bin, ...args], { cwd: appDir, env: cliEnv, timeout, echo }));
 	// The CLI may have installed the app's dependencies.
 	keepPrebuilds(appDir, cleanEnv(cliEnv));
 	return result;
@@ -276,7 +282,9 @@ export function packedTarball() {
  */
 export async function runPackedCli(appDir, args) {
 	const tarball = await packedTarball();
-	return run('npx', ['--yes', `--package=${tarball}`, 'create-auth', ...args], { cwd: appDir, env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined }, timeout: 600_000 });
+	return timed('cliRuns', `${appLabel(appDir)}: npx create-auth ${args.join(' ')}`, () =>
+		run('npx', ['--yes', `--package=${tarball}`, 'create-auth', ...args], { cwd: appDir, env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined }, timeout: 600_000 })
+	);
 }
 
 /**
@@ -289,12 +297,7 @@ export async function runPackedCli(appDir, args) {
  */
 export async function install(appDir, { timeout = 600_000, args = [], env, echo = false } = {}) {
 	seedPrebuilds(cleanEnv(env));
-	const result = await run('npm', ['install', '--no-audit', '--no-fund', ...args], {
-		cwd: appDir,
-		env,
-		timeout,
-		echo
-	});
+	const result = await timed('installs', appLabel(appDir), () => run('npm', ['install', '--no-audit', '--no-fund', ...args], { cwd: appDir, env, timeout, echo }));
 	if (result.exitCode !== 0) throw failure(`npm install in ${appDir}`, result);
 	keepPrebuilds(appDir, cleanEnv(env));
 	return result;
@@ -437,7 +440,7 @@ export function localBin(appDir, name) {
  * @returns {Promise<RunResult>}
  */
 export async function build(appDir, { timeout = 300_000, env, echo = false } = {}) {
-	const result = await run(localBin(appDir, 'vite'), ['build'], { cwd: appDir, timeout, env, echo });
+	const result = await timed('builds', appLabel(appDir), () => run(localBin(appDir, 'vite'), ['build'], { cwd: appDir, timeout, env, echo }));
 	if (result.exitCode !== 0) throw failure(`vite build in ${appDir}`, result);
 	return result;
 }
@@ -469,7 +472,17 @@ export async function build(appDir, { timeout = 300_000, env, echo = false } = {
  * @param {{ timeout?: number, tsconfig?: string, env?: Record<string, string | undefined> }} [options]
  * @returns {Promise<CheckResult>}
  */
-export async function check(appDir, { timeout = 300_000, tsconfig = './tsconfig.json', env } = {}) {
+export function check(appDir, options = {}) {
+	return timed('checks', appLabel(appDir), () => syncAndCheck(appDir, options));
+}
+
+/**
+ * {@link check}'s two commands.
+ * @param {string} appDir
+ * @param {{ timeout?: number, tsconfig?: string, env?: Record<string, string | undefined> }} options
+ * @returns {Promise<CheckResult>}
+ */
+async function syncAndCheck(appDir, { timeout = 300_000, tsconfig = './tsconfig.json', env }) {
 	const sync = await run(localBin(appDir, 'svelte-kit'), ['sync'], { cwd: appDir, env, timeout });
 	let output = sync.stdout + sync.stderr;
 	if (sync.exitCode !== 0) {
@@ -621,7 +634,8 @@ const FUNCTIONS = { vercel: '.vercel/output/functions/![-]/catchall.func', netli
  * (mode `wrangler`: what adapter-cloudflare built, in workerd, with the app's local D1 and `.env`
  * as the Worker's secrets). `env` as for run(): vite's `#!/usr/bin/env node` follows its
  * `PATH` (e.g. `(await node22()).env`). The server's Node runs on a test clock
- * (`Server.advanceClock`, ./clock.js), but for mode `wrangler`. Resolves
+ * (`Server.advanceClock`, ./clock.js) and counts its scrypt hashes at production cost for the e2e
+ * ledger (./hash-count-preload.js), but for mode `wrangler`. Resolves
  * once `GET /` gets any HTTP answer (redirects are not followed); rejects, after stopping the
  * server, if it exits first or does not answer within `timeout` (polls every 200 ms).
  * @param {string} appDir
@@ -633,6 +647,8 @@ const FUNCTIONS = { vercel: '.vercel/output/functions/![-]/catchall.func', netli
  */
 export async function start(appDir, { mode = 'preview', port, timeout = 60_000, env, nodeArgs = [], cpu, node = process.execPath } = {}) {
 	installExitHook();
+	count('servers');
+	count('spawns');
 	const chosenPort = port ?? (await freePort());
 	const url = `http://127.0.0.1:${chosenPort}`;
 	const hosted = mode === 'vercel' || mode === 'netlify';
@@ -653,10 +669,12 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 				: mode === 'wrangler'
 					? { ...env, CI: '1', WRANGLER_SEND_METRICS: 'false' }
 					: env;
-	const clock = mode === 'wrangler' ? undefined : await testClock(serverEnv && 'NODE_OPTIONS' in serverEnv ? serverEnv.NODE_OPTIONS : process.env.NODE_OPTIONS);
+	const nodeOptions = serverEnv && 'NODE_OPTIONS' in serverEnv ? serverEnv.NODE_OPTIONS : process.env.NODE_OPTIONS;
+	const hashes = mode === 'wrangler' ? undefined : { [HASHES_ENV]: hashTally(), NODE_OPTIONS: [nodeOptions, `--import=${HASH_COUNT_PRELOAD}`].filter(Boolean).join(' ') };
+	const clock = mode === 'wrangler' ? undefined : await testClock(hashes?.NODE_OPTIONS);
 	const child = spawn(/** @type {string} */ (command), args, {
 		cwd: appDir,
-		env: cleanEnv({ ...serverEnv, ...clock?.env }),
+		env: cleanEnv({ ...serverEnv, ...hashes, ...clock?.env }),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true
 	});

@@ -10,6 +10,8 @@
  * Each e2e file runs in a process of its own, so the counts of this module are the file's.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -34,6 +36,13 @@ const steps = [];
 /** @type {Map<string, string>} app folder → what it was made from, for step names */
 const origins = new Map();
 
+/** The environment variable that names the file an app server counts its full-cost hashes in. */
+export const HASHES_ENV = 'CREATE_AUTH_TEST_HASHES';
+
+/** @type {string[]} files an app server appends a line to per full-cost hash ({@link hashTally}) */
+const hashFiles = [];
+/** @type {string[]} every file {@link hashTally} named, counted or not */
+const tallies = [];
 /** Set within {@link uncounted}. */
 const notCounted = new AsyncLocalStorage();
 
@@ -105,11 +114,35 @@ export function pause(ms) {
 }
 
 /**
+ * A new file (not made yet) for an app server to count its full-cost hashes in, one line each
+ * (./hash-count-preload.js): its lines are added to `fullCostHashes` whenever the counts are read,
+ * so a server still running, or stopped, counts alike. Removed when the process exits.
+ * @returns {string} its absolute path
+ */
+export function hashTally() {
+	const file = path.join(os.tmpdir(), `create-auth-hashes-${process.pid}-${tallies.length}`);
+	if (tallies.length === 0) process.on('exit', () => tallies.forEach((tally) => rmSync(tally, { force: true })));
+	tallies.push(file);
+	if (!notCounted.getStore()) hashFiles.push(file);
+	return file;
+}
+
+/** @param {string} file  lines in it; 0 when it does not exist */
+function linesOf(file) {
+	try {
+		return readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+	} catch {
+		return 0;
+	}
+}
+
+/**
  * This file's counts so far, and its timed steps in the order they ended.
  * @returns {{ counts: Counts, steps: Step[] }}
  */
 export function ledgerSoFar() {
-	return { counts: { ...counts }, steps: [...steps] };
+	const hashes = hashFiles.reduce((sum, file) => sum + linesOf(file), 0);
+	return { counts: { ...counts, fullCostHashes: counts.fullCostHashes + hashes }, steps: [...steps] };
 }
 
 /**
