@@ -91,24 +91,40 @@ export async function launchBrowser({ javaScriptEnabled = true, baseURL, timeout
 export async function closePage(page, { timeout = 15_000 } = {}) {
 	if (page.isClosed()) return;
 	const context = page.context();
-	const session = await context.newCDPSession(page);
-	const { targetInfo } = await answered(session.send('Target.getTargetInfo'), 'Target.getTargetInfo');
-	await session.detach().catch(() => {});
 	const closed = page.close({ runBeforeUnload: false }).then(
 		() => true,
 		() => true
 	);
 	const deadline = Date.now() + timeout;
+	/** @type {string | undefined} */
+	let targetId;
 	/** @type {import('playwright-core').CDPSession | undefined} */
 	let browserSession;
 	try {
 		while (!(await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1_000, false))]))) {
 			if (Date.now() >= deadline) throw new Error(`Chromium did not close the page at ${page.url()} within ${timeout} ms.`);
+			// Looked up only for a page still open after a second; one that closed meanwhile fails it, and the loop sees it closed.
+			targetId ??= await targetIdOf(page).catch(() => undefined);
+			if (targetId === undefined) continue;
 			browserSession ??= await /** @type {import('playwright-core').Browser} */ (context.browser()).newBrowserCDPSession();
-			await answered(browserSession.send('Target.closeTarget', { targetId: targetInfo.targetId }), 'Target.closeTarget').catch(() => {});
+			await answered(browserSession.send('Target.closeTarget', { targetId }), 'Target.closeTarget').catch(() => {});
 		}
 	} finally {
 		await browserSession?.detach().catch(() => {});
+	}
+}
+
+/**
+ * The CDP target id of `page`.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string>}
+ */
+async function targetIdOf(page) {
+	const session = await page.context().newCDPSession(page);
+	try {
+		return (await answered(session.send('Target.getTargetInfo'), 'Target.getTargetInfo')).targetInfo.targetId;
+	} finally {
+		await session.detach().catch(() => {});
 	}
 }
 
