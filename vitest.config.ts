@@ -24,6 +24,7 @@ export default defineConfig({
 					setupFiles: ['./runtime/test/scrypt-cost.ts'],
 					// Two files share the 2 cores: a test that takes 2 s alone can take 10 on a loaded machine.
 					testTimeout: 30_000,
+					hookTimeout: 60_000,
 					environment: 'node'
 				}
 			},
@@ -31,8 +32,10 @@ export default defineConfig({
 				test: {
 					name: 'e2e',
 					include: ['e2e/**/*.test.ts'],
-					testTimeout: 600_000,
-					hookTimeout: 900_000,
+					// The slowest test (an install and a build in its body) takes 85 s on a loaded
+					// machine, a file's beforeAll making its apps a few minutes: a hang costs this much.
+					testTimeout: 240_000,
+					hookTimeout: 600_000,
 					fileParallelism: false
 				}
 			}

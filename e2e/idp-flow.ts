@@ -11,6 +11,7 @@ import { DEFAULT_USER, startDevIdp, type DevIdp } from '../src/dev-idp/index.js'
 import { credentialsForm } from './credentials-flow.js';
 import { freePort, setEnv, type Server } from './harness/app.js';
 import { closePage, type Browser } from './harness/browser.js';
+import { pause } from './harness/ledger.js';
 import { FRESH_AGE, sessionsOf } from './sessions-flow.js';
 
 /** Access tokens live this long, in seconds, so that a test sees one refreshed. */
@@ -152,10 +153,10 @@ export function idpFlows(app: () => IdpApp, { reauthentication = false }: { reau
 
 		// Until a second after it expired (expires_at is in seconds) on the app's clock, which decides
 		// to refresh: what is left of the TTL after the sign-in. The provider's clock, which accepts
-		// the refresh token, does not move. workerd (mode wrangler) keeps the real clock: waited out there.
-		const left = Math.max(0, expiresAt * 1000 - server.now()) + 1000;
-		if (server.advanceClock) await server.advanceClock(left / 1000);
-		else await page.waitForTimeout(left);
+		// the refresh token, does not move. workerd (mode wrangler) keeps the real clock: the whole
+		// TTL and a second are waited out there.
+		if (server.advanceClock) await server.advanceClock((Math.max(0, expiresAt * 1000 - server.now()) + 1000) / 1000);
+		else await pause((ACCESS_TOKEN_TTL + 1) * 1000);
 		const refreshed = await pageData();
 		expect(refreshed).not.toContain('RefreshTokenError');
 		const after = sessionField(refreshed, 'access_token');

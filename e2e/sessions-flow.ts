@@ -14,6 +14,7 @@ import { expect, it } from 'vitest';
 import type { Inbox } from '../runtime/test/smtp.js';
 import { freshPage, navigate, PASSWORD, signedInAs, signInResponse, submitCredentials, type CredentialsApp } from './credentials-flow.js';
 import type { Server } from './harness/app.js';
+import { count } from './harness/ledger.js';
 import { postForm } from './lockout-flow.js';
 
 /** Seconds between a `jwt` session's checks against its user in apps {@link shortSessionTimes} edited. */
@@ -102,6 +103,7 @@ export async function expectSignedOut(page: Page, server: Server, email: string,
 	if (strategy === 'jwt' && !realClock) await server.advanceClock!(REVALIDATE_AGE + 1);
 	const started = Date.now();
 	const within = waited ? (REVALIDATE_AGE + 2) * 1000 : 0;
+	count('waitSeconds', within / 1000);
 	while (await signedInAs(page, server.url, email)) {
 		if (Date.now() - started > within) break;
 		await new Promise((resolve) => setTimeout(resolve, 250));

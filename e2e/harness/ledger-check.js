@@ -5,8 +5,8 @@
  * file's task meta).
  * - A count above the ledger's fails the file, whichever of its tests ran: a new build, install,
  *   server or wait lands only with the ledger line that says so.
- * - When every test of the file ran and passed, any other difference fails it too (a cost that went
- *   away is taken off the ledger), as does a file missing from the ledger.
+ * - When the file ran whole and passed (no `-t` filter, no failure), any other difference fails it
+ *   too (a cost that went away is taken off the ledger), as does a file missing from the ledger.
  * With `CREATE_AUTH_LEDGER=write`, a file that ran whole and passed writes its line instead
  * (`CREATE_AUTH_LEDGER=write npx vitest run --project e2e <file>`), for the commit that changes it.
  */
@@ -20,12 +20,26 @@ import { ledgerDifferences, ledgerSoFar } from './ledger.js';
 export const LEDGER_FILE = path.join(repoRoot, 'e2e', 'ledger.json');
 
 /**
- * Whether every test of the file ran and passed (no filter, no skip, no failure).
+ * Whether the file ran as a whole run runs it: no name filter (`-t`), and every test either
+ * passed or was skipped by its declaration (`it.skipIf`, `it.runIf`, which hold for the machine,
+ * as on every run there), none skipped while running (`context.skip()`) nor failed. Vitest's
+ * worker state holds the filter; without it, the file counts as filtered.
  * @param {Readonly<import('vitest').RunnerTestFile | import('vitest').RunnerTestSuite>} suite
  * @returns {boolean}
  */
 function ranWhole(suite) {
-	return suite.tasks.every((task) => (task.type === 'suite' ? ranWhole(task) : task.mode === 'run' && task.result?.state === 'pass'));
+	const worker = /** @type {{ __vitest_worker__?: { config?: { testNamePattern?: RegExp } } }} */ (globalThis).__vitest_worker__;
+	return Boolean(worker?.config) && !worker?.config?.testNamePattern && tasksRanWhole(suite);
+}
+
+/**
+ * @param {Readonly<import('vitest').RunnerTestFile | import('vitest').RunnerTestSuite>} suite
+ * @returns {boolean}
+ */
+function tasksRanWhole(suite) {
+	return suite.tasks.every((task) =>
+		task.type === 'suite' ? tasksRanWhole(task) : task.mode === 'skip' || task.mode === 'todo' || (task.mode === 'run' && task.result?.state === 'pass')
+	);
 }
 
 afterAll(({}, suite) => {

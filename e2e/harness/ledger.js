@@ -21,7 +21,8 @@ import path from 'node:path';
  *   (svelte-kit sync + svelte-check); `builds`: `build()` (vite build); `servers`: `start()`;
  *   `browsers`: `launchBrowser()`; `spawns`: every child process the harness starts (those above
  *   included); `fullCostHashes`: scrypt derivations at N=2^17 in the app servers started;
- *   `waitSeconds`: seconds waited on purpose with {@link pause}, rounded up per wait.
+ *   `waitSeconds`: seconds a test may wait on the real clock on purpose: each {@link pause},
+ *   rounded up, and the bound of each poll that waits for the real clock (`count('waitSeconds', s)`).
  */
 export const COSTS = /** @type {const} */ (['installs', 'cliRuns', 'checks', 'builds', 'servers', 'browsers', 'spawns', 'fullCostHashes', 'waitSeconds']);
 
