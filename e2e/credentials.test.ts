@@ -12,8 +12,9 @@
  * is reported through sign-up, sign-in and sign-out. The app has two-factor authentication
  * (./two-factor-flow.ts, its QR code under that CSP). Last, the IdP's user manages how they sign
  * in on /account (./sign-in-methods-flow.ts). After every other test, the first app, installed
- * under Node 20, is served by Node 22: its better-sqlite3 built for another Node is named by the
- * server and by doctor, and `npm rebuild` fixes it (./native-driver-flow.ts).
+ * under this process's Node, is served by another (22, or 24 under 22): its better-sqlite3 built
+ * for another Node is named by the server and by doctor, and `npm rebuild` fixes it
+ * (./native-driver-flow.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBasePath } from './base-path-flow.js';
@@ -140,7 +141,7 @@ describe('the same app served under paths.base /base', () => {
 	});
 });
 
-// Last: it rebuilds the first app's better-sqlite3 for Node 22 (the /base copy keeps its own
+// Last: it rebuilds the first app's better-sqlite3 for the serving Node (the /base copy keeps its own
 // files: npm rebuild writes new ones, and the hard links to the old stay as they were).
 describe('the first app served by another Node than it was installed with', () => {
 	nativeDriverFlows(() => {
