@@ -223,7 +223,7 @@ const vitest = path.join(copyDir, 'node_modules', 'vitest', 'vitest.mjs');
 /** @type {[name: string, command: string, args: string[], timeout: number][]} */
 const testSteps =
 	tests === 'all'
-		? [['npm test', 'npm', ['test'], 60 * MINUTE]]
+		? [['npm test', 'npm', ['test'], 75 * MINUTE]]
 		: [
 				tests === 'unit'
 					? ['unit suite (vitest run --project unit)', toolchain.node, [vitest, 'run', '--project', 'unit'], 30 * MINUTE]
