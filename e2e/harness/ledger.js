@@ -42,8 +42,6 @@ export const HASHES_ENV = 'CREATE_AUTH_TEST_HASHES';
 
 /** @type {string[]} files an app server appends a line to per full-cost hash ({@link hashTally}) */
 const hashFiles = [];
-/** @type {string[]} every file {@link hashTally} named, counted or not */
-const tallies = [];
 /** Set within {@link uncounted}. */
 const notCounted = new AsyncLocalStorage();
 
@@ -121,11 +119,10 @@ export function pause(ms) {
  * @returns {string} its absolute path
  */
 export function hashTally() {
-	const file = path.join(os.tmpdir(), `create-auth-hashes-${process.pid}-${tallies.length}`);
+	const file = path.join(os.tmpdir(), `create-auth-hashes-${process.pid}-${hashFiles.length}`);
 	rmSync(file, { force: true }); // left by an earlier process of the same pid that did not exit cleanly
-	if (tallies.length === 0) process.on('exit', () => tallies.forEach((tally) => rmSync(tally, { force: true })));
-	tallies.push(file);
-	if (!notCounted.getStore()) hashFiles.push(file);
+	if (hashFiles.length === 0) process.on('exit', () => hashFiles.forEach((tally) => rmSync(tally, { force: true })));
+	hashFiles.push(file);
 	return file;
 }
 
