@@ -32,7 +32,7 @@ export default defineConfig({
 				test: {
 					name: 'e2e',
 					include: ['e2e/**/*.test.ts'],
-					setupFiles: ['./e2e/harness/ledger-check.js'],
+					setupFiles: ['./e2e/harness/ledger-check.js', './e2e/harness/server-exits.js'],
 					// The slowest test (an install and a build in its body) takes 85 s on a loaded
 					// machine, a file's beforeAll making its apps a few minutes: a hang costs this much.
 					testTimeout: 240_000,

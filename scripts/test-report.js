@@ -2,8 +2,8 @@
 /**
  * A vitest reporter beside the default one: at the end of every run it prints where the time went
  * (the slowest files and tests, with seconds; for e2e files, the slowest harness steps and each
- * file's costs, from e2e/harness/ledger.js) and what failed, one line each, so that the last
- * lines of a long log (all a CI record keeps) name them. With `CREATE_AUTH_TEST_FAILURES` set to a
+ * file's costs, from e2e/harness/ledger.js) and what failed, one line each, the first failure
+ * again last, so that the last lines of a long log (all a CI record keeps) name them. With `CREATE_AUTH_TEST_FAILURES` set to a
  * file path, it also appends the failures there (`.ci/run` prints that file last, after every step).
  */
 import { appendFileSync } from 'node:fs';
@@ -60,6 +60,8 @@ export default class TestReport {
 		lines.push(`slowest tests (${tests.length} tests):`);
 		for (const { module, test, ms } of [...tests].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) lines.push(`${seconds(ms)}  ${module.relativeModuleId} > ${test.fullName}`);
 		lines.push(failures.length === 0 ? 'failed: none' : `failed (${failures.length}):`, ...failures.map((failure) => `  ${failure}`));
+		// The later failures of a file often follow from its first (a server gone, a page left open).
+		if (failures.length > 1) lines.push(`first failed: ${failures[0]}`);
 		console.log(`\n${lines.join('\n')}\n`);
 
 		const file = process.env.CREATE_AUTH_TEST_FAILURES;

@@ -67,6 +67,22 @@ export function cleanEnv(extra = {}) {
 
 /** @type {Set<import('node:child_process').ChildProcess>} live process groups, killed if we exit */
 const liveGroups = new Set();
+
+/**
+ * Servers of start() that exited on their own after they had answered, not stopped by the test:
+ * each test's next request to one fails with ECONNREFUSED, which names no cause. The e2e setup
+ * file (./ledger-check.js) takes them after every test and fails it with the exit and the output.
+ * @type {{ url: string, exit: { code: number | null, signal: NodeJS.Signals | null }, output: () => string }[]}
+ */
+const unexpectedExits = [];
+
+/**
+ * The servers that exited on their own since the last call (see `unexpectedExits`), and forgets them.
+ * @returns {{ url: string, exit: { code: number | null, signal: NodeJS.Signals | null }, output: () => string }[]}
+ */
+export function takeUnexpectedExits() {
+	return unexpectedExits.splice(0);
+}
 let exitHookInstalled = false;
 function installExitHook() {
 	if (exitHookInstalled) return;
@@ -686,6 +702,9 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 	let exited = null;
 	/** @type {Error | null} */
 	let spawnError = null;
+	/** Whether GET / was answered: an exit after that, not asked for by stop(), is unexpected. */
+	let up = false;
+	let stopping = false;
 	const exitedPromise = new Promise((resolve) => {
 		child.on('error', (error) => {
 			spawnError = error;
@@ -695,11 +714,13 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 		child.on('exit', (code, signal) => {
 			exited = { code, signal };
 			liveGroups.delete(child);
+			if (up && !stopping) unexpectedExits.push({ url, exit: exited, output: () => output });
 			resolve(undefined);
 		});
 	});
 
 	const stop = async () => {
+		stopping = true;
 		if (exited) {
 			killGroup(child, 'SIGKILL'); // whatever the leader left behind in its group
 			await clock?.remove();
@@ -719,6 +740,7 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 
 	if (await waitForHttp(`${url}/`, { timeout, until: () => exited !== null })) {
 		// It answered, so it was spawned and has a pid.
+		up = true;
 		return { url, port: chosenPort, pid: /** @type {number} */ (child.pid), stop, output: () => output, advanceClock: clock?.advance, now: clock?.now ?? Date.now };
 	}
 	await stop();
