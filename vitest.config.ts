@@ -36,8 +36,7 @@ export default defineConfig({
 					// The slowest test (an install and a build in its body) takes 85 s on a loaded
 					// machine, a file's beforeAll making its apps a few minutes: a hang costs this much.
 					testTimeout: 240_000,
-					hookTimeout: 600_000,
-					fileParallelism: false
+					hookTimeout: 600_000
 				}
 			}
 		]

@@ -15,13 +15,18 @@
  * under this process's Node, is served by another (22, or 24 under 22): its better-sqlite3 built
  * for another Node is named by the server and by doctor, and `npm rebuild` fixes it
  * (./native-driver-flow.ts).
+ * The first app is the one whose servers hash passwords at the runtime's production cost
+ * (N=2^17); every other e2e app's servers derive those hashes at a test cost
+ * (./harness/scrypt-preload.js).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBasePath } from './base-path-flow.js';
 import { credentialsFlows, navigate } from './credentials-flow.js';
 import { defenceFlows, useStrictCsp } from './defence-flow.js';
-import { build, check, copyFixture, packedTarball, removeApp, run, runCli, runPackedCli, shareInstall, start, type CheckResult, type Server } from './harness/app.js';
+import { build, check, copyFixture, hashAtProductionCost, packedTarball, removeApp, run, runCli, runPackedCli, shareInstall, start, type CheckResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
+import { sqliteValues } from './harness/databases.js';
+import { ledgerSoFar } from './harness/ledger.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { lockoutFlows } from './lockout-flow.js';
 import { nativeDriverFlows } from './native-driver-flow.js';
@@ -69,6 +74,7 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 	beforeAll(async () => {
 		appDir = await copyFixture('kit2-ts');
 		apps.push(appDir);
+		hashAtProductionCost(appDir);
 		cli = await runCli(appDir, ['--yes', ...PROVIDERS]);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		based = makeBased(appDir);
@@ -98,6 +104,13 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 		check: () => check(appDir),
 		runCliAgain: () => runCli(appDir, ['--yes', ...PROVIDERS])
 	}));
+
+	it('hashed the passwords of those sign-ups at the runtime production cost, scrypt N=2^17, r=8, p=1 (OWASP), derived so in the server', () => {
+		const hashes = sqliteValues(appDir, 'auth_accounts', 'password_hash').filter(Boolean);
+		expect(hashes.length).toBeGreaterThan(0);
+		for (const hash of hashes) expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+		expect(ledgerSoFar().counts.fullCostHashes).toBeGreaterThanOrEqual(hashes.length);
+	});
 
 	idpFlows(() => ({ server: server!, browser: browser!, idp: idp!.idp }));
 

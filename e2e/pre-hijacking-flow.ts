@@ -31,9 +31,9 @@ export interface PreHijackingApp extends Pick<CredentialsApp, 'server' | 'browse
 const ATTACKER_PASSWORD = `${PASSWORD}, the attacker's`;
 
 /**
- * Milliseconds the reset form's POST is given to answer: it hashes the new password (scrypt at
- * N = 2^17, one hash at a time on 2 cores: the runtime's passwords/queue.ts) and ends what the
- * attacker set up, which on a loaded 2-core machine took longer than an action's 15 s.
+ * Milliseconds the reset form's POST is given to answer: it hashes the new password (one hash at
+ * a time: the runtime's passwords/queue.ts) and ends what the attacker set up, which on a loaded
+ * 2-core machine, with scrypt at production cost, took longer than an action's 15 s.
  */
 const RESET_ANSWER_BUDGET = 60_000;
 

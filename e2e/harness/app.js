@@ -16,6 +16,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { HASHES_ENV, appLabel, count, hashTally, nameApp, timed } from './ledger.js';
+import { TEST_SCRYPT_N_ENV } from './scrypt-preload.js';
 import { testClock } from './clock.js';
 import { keepPrebuilds, prebuildEnv, seedPrebuilds } from './prebuilds.js';
 
@@ -27,8 +28,23 @@ export const fixturesDir = path.join(repoRoot, 'e2e', 'fixtures');
 export const cliBin = path.join(repoRoot, 'bin', 'create-auth.js');
 
 const TEMP_PREFIX = 'create-auth-e2e-';
-/** The app servers' counter of full-cost hashes, for the e2e ledger. */
-const HASH_COUNT_PRELOAD = new URL('./hash-count-preload.js', import.meta.url).href;
+/** The app servers' scrypt at a test cost, or counted at production cost for the e2e ledger. */
+const SCRYPT_PRELOAD = new URL('./scrypt-preload.js', import.meta.url).href;
+/** The N an app server derives the runtime's production-cost hashes at, as the unit suite does. */
+const TEST_SCRYPT_N = 2 ** 10;
+/** @type {Set<string>} app folders whose servers hash at the runtime's production cost */
+const productionCostApps = new Set();
+
+/**
+ * Has start() serve `appDir` with scrypt at the runtime's production cost (N=2^17 on Node), each
+ * such hash counted in the ledger's `fullCostHashes`, instead of the test cost every other app's
+ * servers derive those hashes at (./scrypt-preload.js). For the apps whose flows prove that cost
+ * end to end; every server of the app must then run at it, as the hashes in its database need.
+ * @param {string} appDir
+ */
+export function hashAtProductionCost(appDir) {
+	productionCostApps.add(path.resolve(appDir));
+}
 
 /** @type {Set<string>} app folders made by copyFixture() in this process */
 const createdApps = new Set();
@@ -650,8 +666,9 @@ const FUNCTIONS = { vercel: '.vercel/output/functions/![-]/catchall.func', netli
  * (mode `wrangler`: what adapter-cloudflare built, in workerd, with the app's local D1 and `.env`
  * as the Worker's secrets). `env` as for run(): vite's `#!/usr/bin/env node` follows its
  * `PATH` (e.g. `(await node22()).env`). The server's Node runs on a test clock
- * (`Server.advanceClock`, ./clock.js) and counts its scrypt hashes at production cost for the e2e
- * ledger (./hash-count-preload.js), but for mode `wrangler`. Resolves
+ * (`Server.advanceClock`, ./clock.js) and derives the runtime's production-cost scrypt hashes at
+ * a test cost, or, for an app of hashAtProductionCost(), at that cost, counted for the e2e ledger
+ * (./scrypt-preload.js), but for mode `wrangler` (workerd: the clock and the cost are real). Resolves
  * once `GET /` gets any HTTP answer (redirects are not followed); rejects, after stopping the
  * server, if it exits first or does not answer within `timeout` (polls every 200 ms).
  * @param {string} appDir
@@ -686,7 +703,8 @@ export async function start(appDir, { mode = 'preview', port, timeout = 60_000, 
 					? { ...env, CI: '1', WRANGLER_SEND_METRICS: 'false' }
 					: env;
 	const nodeOptions = serverEnv && 'NODE_OPTIONS' in serverEnv ? serverEnv.NODE_OPTIONS : process.env.NODE_OPTIONS;
-	const hashes = mode === 'wrangler' ? undefined : { [HASHES_ENV]: hashTally(), NODE_OPTIONS: [nodeOptions, `--import=${HASH_COUNT_PRELOAD}`].filter(Boolean).join(' ') };
+	const cost = productionCostApps.has(path.resolve(appDir)) ? { [HASHES_ENV]: hashTally() } : { [TEST_SCRYPT_N_ENV]: String(TEST_SCRYPT_N) };
+	const hashes = mode === 'wrangler' ? undefined : { ...cost, NODE_OPTIONS: [nodeOptions, `--import=${SCRYPT_PRELOAD}`].filter(Boolean).join(' ') };
 	const clock = mode === 'wrangler' ? undefined : await testClock(hashes?.NODE_OPTIONS);
 	const child = spawn(/** @type {string} */ (command), args, {
 		cwd: appDir,

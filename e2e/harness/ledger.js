@@ -114,7 +114,7 @@ export function pause(ms) {
 
 /**
  * A new file (not made yet) for an app server to count its full-cost hashes in, one line each
- * (./hash-count-preload.js): its lines are added to `fullCostHashes` whenever the counts are read,
+ * (./scrypt-preload.js): its lines are added to `fullCostHashes` whenever the counts are read,
  * so a server still running, or stopped, counts alike. Removed when the process exits.
  * @returns {string} its absolute path
  */

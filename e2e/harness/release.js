@@ -9,7 +9,7 @@
  * `node_modules`: its dependencies are the ones this repo had then (checked below).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './app.js';
 
@@ -30,11 +30,22 @@ export function releaseBin(version) {
 	const tarball = path.join(repoRoot, 'e2e', 'fixtures', 'releases', `create-auth-${version}.tgz`);
 	const dir = path.join(repoRoot, '.cache', 'releases', version);
 	const pkg = path.join(dir, 'package');
-	if (!existsSync(path.join(pkg, 'package.json'))) {
-		mkdirSync(dir, { recursive: true });
-		execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+	if (!existsSync(path.join(pkg, 'node_modules'))) {
+		// Unpacked aside and renamed into place: test files running at the same time may ask at once.
+		mkdirSync(path.dirname(dir), { recursive: true });
+		const staging = mkdtempSync(`${dir}.unpacking-`);
+		try {
+			execFileSync('tar', ['-xzf', tarball, '-C', staging]);
+			symlinkSync(path.join(repoRoot, 'node_modules'), path.join(staging, 'package', 'node_modules'), 'dir');
+			// A folder without node_modules is one a killed run of the earlier way left half unpacked.
+			if (!existsSync(path.join(pkg, 'node_modules'))) rmSync(dir, { recursive: true, force: true });
+			renameSync(staging, dir);
+		} catch (error) {
+			if (!existsSync(path.join(pkg, 'node_modules'))) throw error;
+		} finally {
+			rmSync(staging, { recursive: true, force: true });
+		}
 	}
-	if (!existsSync(path.join(pkg, 'node_modules'))) symlinkSync(path.join(repoRoot, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
 	/** @type {{ dependencies: Record<string, string> }} */
 	const manifest = JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8'));
 	const missing = Object.keys(manifest.dependencies).filter((name) => !existsSync(path.join(repoRoot, 'node_modules', name, 'package.json')));
