@@ -2,9 +2,9 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` (CLI and runtime modules, frozen clock, no network; two files at a time,
- * one per core of the project's machines) and `e2e` (real SvelteKit apps, real browser; slow, so
- * run on their own and in series).
+ * Two projects: `unit` (CLI and runtime modules, frozen clock, no network) and `e2e` (real
+ * SvelteKit apps, real browser; slow, so run on their own, after `unit`); each runs two files at a
+ * time, one per core of the project's machines.
  *
  * The runtime imports only its own modules (relative paths) and `@sveltejs/kit`, so it runs
  * here as it does in an app. Every run ends with its slowest files and tests and its failures
