@@ -47,6 +47,20 @@ export async function signOut(page: Page, url: string): Promise<void> {
 }
 
 /**
+ * Visits `target`, a page whose passkey autofill (conditional mediation) the virtual authenticator
+ * takes at once, and resolves once the visit is committed: the sign-in can navigate on before the
+ * page's load event. On a loaded machine Playwright may see the commit only after that navigation
+ * began, which then interrupts the visit: that is the sign-in going on, not a failure. The caller
+ * waits next for where it must lead (`page.waitForURL`).
+ * @throws any other failure of the visit
+ */
+export async function visitTakenByAutofill(page: Page, target: string): Promise<void> {
+	await page.goto(target, { waitUntil: 'commit' }).catch((error: Error) => {
+		if (!error.message.includes('is interrupted by another navigation to')) throw error;
+	});
+}
+
+/**
  * Runs `act` while capturing the passkey sign-in form's POST to `/signin`, as an attacker with
  * a log, a proxy or a copy of the browser profile would have it: the urlencoded body and the
  * ceremony cookie the browser sends with it (read from the context: CDP's intercepted request
@@ -97,10 +111,8 @@ export function passkeyFlows(app: () => PasskeyApp): void {
 		expect(await signedInAs(page, url, email)).toBe(false);
 
 		// Conditional mediation: the page offers the passkey in the autofill at once; the virtual
-		// authenticator, present and verified, takes it. It can do so before the page's load event,
-		// so the visit waits only for the page to be committed, not loaded: the sign-in's own
-		// navigation to /account would otherwise interrupt the wait.
-		await page.goto(`${url}/signin?callbackUrl=/account`, { waitUntil: 'commit' });
+		// authenticator, present and verified, takes it.
+		await visitTakenByAutofill(page, `${url}/signin?callbackUrl=/account`);
 		await page.waitForURL((target) => target.pathname === '/account');
 		expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
 		counters.push((await device.credentials())[0]!.signCount);
@@ -210,7 +222,7 @@ export function passkeyFlows(app: () => PasskeyApp): void {
 
 		// A sign-in just now, so the removal needs no other (session.freshAge): with the passkey, which
 		// the page offers in the email field's autofill and the virtual authenticator takes at once.
-		await page.goto(`${url}/signin?callbackUrl=/account`, { waitUntil: 'commit' });
+		await visitTakenByAutofill(page, `${url}/signin?callbackUrl=/account`);
 		await page.waitForURL((target) => target.pathname === '/account');
 		await page.waitForLoadState('networkidle');
 		await methods.getByRole('button', { name: 'Remove Passkey' }).click();
@@ -223,7 +235,7 @@ export function passkeyFlows(app: () => PasskeyApp): void {
 
 		// The device still holds it; the server no longer takes it.
 		await signOut(page, url);
-		await page.goto(`${url}/signin`, { waitUntil: 'commit' });
+		await visitTakenByAutofill(page, `${url}/signin`);
 		await page.waitForURL((target) => target.searchParams.get('error') === 'WebAuthnVerificationError');
 		expect(await signedInAs(page, url, email)).toBe(false);
 		await page.context().close();

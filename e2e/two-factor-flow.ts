@@ -13,7 +13,7 @@ import { freshPage, PASSWORD, signedInAs, submitCredentials, type CredentialsApp
 import type { Server } from './harness/app.js';
 import { addVirtualAuthenticator } from './harness/browser.js';
 import { postForm } from './lockout-flow.js';
-import { onLocalhost, open, signOut } from './passkey-flow.js';
+import { onLocalhost, open, signOut, visitTakenByAutofill } from './passkey-flow.js';
 import { requestResetLink } from './password-flow.js';
 import { expectSignedOut, REVALIDATE_AGE } from './sessions-flow.js';
 
@@ -205,7 +205,7 @@ export function twoFactorFlows(app: () => TwoFactorApp, { passkeys = false, quic
 		await page.waitForURL((target) => target.searchParams.get('passkey') === 'added');
 		await signOut(page, url);
 		// The sign-in page offers the passkey in the email field's autofill; the virtual authenticator takes it at once.
-		await page.goto(`${url}/signin?callbackUrl=/account`, { waitUntil: 'commit' });
+		await visitTakenByAutofill(page, `${url}/signin?callbackUrl=/account`);
 		await page.waitForURL((target) => target.pathname === '/account');
 		expect(await signedInAs(page, url, email)).toBe(true);
 		await page.context().close();
