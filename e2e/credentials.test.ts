@@ -9,7 +9,8 @@
  * it is made, checked and built while the first app's tests run.
  * The first app is built with a strict `kit.csp` (./defence-flow.ts): every flow runs under it,
  * and the defence flows check Fetch Metadata, the auth pages' headers and that no CSP violation
- * is reported through sign-up, sign-in and sign-out. The app has two-factor authentication
+ * is reported through sign-up, sign-in and sign-out. Its `reroute` hook serves locale-prefixed
+ * URLs (`/de/...`): the guard and those defences hold under the prefixes (./reroute-flow.ts). The app has two-factor authentication
  * (./two-factor-flow.ts, its QR code under that CSP). Last, the IdP's user manages how they sign
  * in on /account (./sign-in-methods-flow.ts). After every other test, the first app, installed
  * under this process's Node, is served by another (22, or 24 under 22): its better-sqlite3 built
@@ -30,11 +31,16 @@ import { ledgerSoFar } from './harness/ledger.js';
 import { idpFlows, startIdpFor, type AppIdp } from './idp-flow.js';
 import { lockoutFlows } from './lockout-flow.js';
 import { nativeDriverFlows } from './native-driver-flow.js';
+import { GUARDED_ROUTE, reroutedFlows, useLocalePrefixes } from './reroute-flow.js';
 import { signInMethodsFlows } from './sign-in-methods-flow.js';
 import { twoFactorFlows } from './two-factor-flow.js';
 
-/** The CLI's answers, the same at the first run and the re-run: passwords and the dev IdP, two-factor authentication. */
-const PROVIDERS = ['--providers', 'credentials,idp', '--two-factor'];
+/**
+ * The CLI's answers, the same at the first run and the re-run: passwords and the dev IdP,
+ * two-factor authentication, and the guard on the account page and the page that only it protects
+ * (./reroute-flow.ts).
+ */
+const PROVIDERS = ['--providers', 'credentials,idp', '--two-factor', '--protect', `/account,${GUARDED_ROUTE}`];
 const apps: string[] = [];
 
 /** The app under /base: set up, svelte-checked and built from the first app's install, started once that install is there. */
@@ -75,6 +81,7 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 		appDir = await copyFixture('kit2-ts');
 		apps.push(appDir);
 		hashAtProductionCost(appDir);
+		await useLocalePrefixes(appDir);
 		cli = await runCli(appDir, ['--yes', ...PROVIDERS]);
 		if (cli.exitCode !== 0) throw new Error(`create-auth failed:\n${cli.stdout}\n${cli.stderr}`);
 		based = makeBased(appDir);
@@ -117,6 +124,8 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 	lockoutFlows(() => ({ server: server! }));
 
 	defenceFlows(() => ({ server: server!, browser: browser! }), { csp: true });
+
+	reroutedFlows(() => ({ server: server! }));
 
 	twoFactorFlows(() => ({ server: server!, browser: browser! }));
 

@@ -51,12 +51,22 @@ export const responseHeaders = new WeakMap<RequestEvent, Record<string, string>>
 /**
  * A RequestEvent for `url` with the jar's cookies; a `form` makes it a urlencoded POST (for
  * form actions), `body` a raw POST. `headers` are the request's; `clientAddress` is what
- * `getClientAddress()` returns (default 127.0.0.1); `setHeaders` records into {@link responseHeaders}.
+ * `getClientAddress()` returns (default 127.0.0.1); `route` is `event.route.id`, the route
+ * SvelteKit matched once the app's `reroute` mapped the URL (default `null`: none matched);
+ * `setHeaders` records into {@link responseHeaders}.
  */
 export function requestEvent(
 	url: string,
 	jar: Jar,
-	options: { form?: Record<string, string>; body?: string; headers?: Record<string, string>; clientAddress?: string; isDataRequest?: boolean; isRemoteRequest?: boolean } = {}
+	options: {
+		form?: Record<string, string>;
+		body?: string;
+		headers?: Record<string, string>;
+		clientAddress?: string;
+		isDataRequest?: boolean;
+		isRemoteRequest?: boolean;
+		route?: string | null;
+	} = {}
 ): RequestEvent {
 	const body = options.form ? new URLSearchParams(options.form).toString() : options.body;
 	const request = new Request(url, {
@@ -67,6 +77,7 @@ export function requestEvent(
 	const set: Record<string, string> = {};
 	const event = {
 		url: new URL(url),
+		route: { id: options.route ?? null },
 		request,
 		cookies: jar.cookies(),
 		locals: {},

@@ -147,7 +147,7 @@ export function SvelteKitAuth(
 	 */
 	const refuseCrossSite = async (event: RequestEvent): Promise<Response | undefined> => {
 		const resolved = await getConfig(event);
-		const path = authPathOf(event.url, resolved);
+		const path = authPathOf(event, resolved);
 		if (!path || path.callback) return undefined;
 		const site = event.request.headers.get('sec-fetch-site');
 		resolved.logger.error(new CrossSiteRequest(`Refused ${event.request.method} ${event.url.pathname} with Sec-Fetch-Site: ${site}.`));
@@ -158,7 +158,7 @@ export function SvelteKitAuth(
 	const withHeaders = (event: RequestEvent, response: Response): Promise<Response> =>
 		getConfig(event).then(
 			(resolved) => {
-				const path = authPathOf(event.url, resolved);
+				const path = authPathOf(event, resolved);
 				return path ? withAuthHeaders(response, path) : response;
 			},
 			() => response
@@ -183,7 +183,7 @@ export function SvelteKitAuth(
 		// Most requests (a page, with the config resolved, no cross-site write, no provider route)
 		// go straight to the app: no promise of ours, and the auth-page headers decided up front.
 		if (!ready || isCrossSiteWrite(event.request) || PROVIDER_ROUTE_PATH.test(event.url.pathname)) return answer(input);
-		const path = authPathOf(event.url, ready);
+		const path = authPathOf(event, ready);
 		return path ? Promise.resolve(resolve(event)).then((response) => withAuthHeaders(response, path)) : resolve(event);
 	};
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionOutcome, Jar, redirectOf, requestEvent } from '../../../test/event.js';
 import { MemoryAdapter } from '../adapters/memory.js';
-import { appBase, type AppResolve } from './app-paths.js';
+import { appBase, routePathOf, type AppResolve } from './app-paths.js';
 import { resolveConfig, type SvelteKitAuthConfig } from '../config.js';
 import { matchesRequestPath, requireSession } from './guards.js';
 import { SvelteKitAuth } from '../kit.js';
@@ -194,5 +194,24 @@ describe('an app under paths.base', () => {
 		const link = new URL(/http:\/\/\S+/.exec(mails[0]!.text)![0]);
 		expect(link.origin + link.pathname).toBe('http://localhost/base/signin/verify-email');
 		expect(link.searchParams.get('callbackUrl')).toBe('/base/account');
+	});
+});
+
+describe('routePathOf', () => {
+	it.each([
+		['/account', '/account'],
+		['/', '/'],
+		['/(app)/account/[id]', '/account/[id]'],
+		['/[[lang]]/signin', '/signin'],
+		['/(marketing)', '/'],
+		['/[[lang=locale]]/(auth)/signup', '/signup'],
+		['/blog/[...rest]', '/blog/[...rest]']
+	])('%s is the path %s', (id, path) => {
+		expect(routePathOf({ id })).toBe(path);
+	});
+
+	it('is undefined when no route matched', () => {
+		expect(routePathOf({ id: null })).toBeUndefined();
+		expect(routePathOf(undefined)).toBeUndefined();
 	});
 });

@@ -33,3 +33,29 @@ export function appBase(url: URL, { resolve }: { resolve?: AppResolve }): string
 
 /** {@link appBase}'s answers, per app (its `resolve`). */
 const bases = new WeakMap<AppResolve, string>();
+
+/**
+ * The route SvelteKit serves a request with, as a path inside the app: `event.route.id` without
+ * its layout groups (`/(app)`) and optional parameters (`/[[lang]]`), so `/(app)/account/[id]`
+ * is `/account/[id]`. The app's `reroute` hook (Paraglide's `deLocalizeUrl`, a locale prefix, any
+ * mapping of URLs onto routes) has already been applied to it, so a guard or an auth-page defence
+ * decided on it holds for every URL shape that reaches the route: `/de/account` served by
+ * `/account` is `/account` here, whatever `event.url` says.
+ * @param route `event.route`; its `id` is `null` when no route matched (SvelteKit answers 404)
+ * @returns the path (`/` for the root route), or `undefined` when no route matched
+ * @see https://svelte.dev/docs/kit/hooks#Universal-hooks-reroute
+ * @see https://svelte.dev/docs/kit/advanced-routing#Advanced-layouts-(group)
+ */
+export function routePathOf(route: { id: string | null } | undefined): string | undefined {
+	const id = route?.id;
+	if (!id) return undefined;
+	let path = routePaths.get(id);
+	if (path === undefined) {
+		path = `/${id.split('/').filter((segment) => segment !== '' && !/^\(.*\)$/.test(segment) && !/^\[\[.*\]\]$/.test(segment)).join('/')}`;
+		routePaths.set(id, path);
+	}
+	return path;
+}
+
+/** {@link routePathOf}'s answers by route id: an app has a fixed set of routes, and `handle` asks on every request. */
+const routePaths = new Map<string, string>();

@@ -98,9 +98,55 @@ describe('headers on auth pages', () => {
 	});
 });
 
+// Attack: a URL shape that the app's `reroute` hook maps onto an auth page but the URL path does
+// not name (a locale prefix, Paraglide's `deLocalizeUrl`, a translated path, a layout group, an
+// optional locale parameter): the page is served without no-store or the anti-framing headers
+// (ASVS 5.0 V3.4, V14.3), and a cross-site POST reaches its action (V3.5.3, login CSRF).
+describe('auth pages by the route SvelteKit serves, whatever the URL says', () => {
+	const SHAPES = [
+		['a locale prefix (Paraglide)', '/de/signin', '/signin'],
+		['a locale prefix with a trailing slash', '/de/signup/', '/signup'],
+		['a translated path (a custom reroute)', '/konto', '/account'],
+		['a layout group', '/fr/signin', '/(auth)/signin'],
+		['an optional locale parameter', '/es/account', '/[[lang]]/account'],
+		['an encoded locale segment', '/%64e/signin', '/signin']
+	] as const;
+
+	it.each(SHAPES)('%s: %s served by %s gets no-store and refuses frames', async (_, path, route) => {
+		const auth = SvelteKitAuth(config());
+		const event = requestEvent(`https://app.example${path}`, new Jar(), { route });
+		const response = await auth.handle({ event, resolve: async () => new Response('<html>') });
+		expect(response.headers.get('cache-control')).toBe('no-store');
+		expect(response.headers.get('x-frame-options')).toBe('DENY');
+		expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+	});
+
+	it.each([
+		['/de/signin', '/signin'],
+		['/de/signout', '/signout'],
+		['/de/signin/reset-password', '/(auth)/signin/reset-password']
+	])('refuses a cross-site POST to %s, served by %s, with 403 before the app', async (path, route) => {
+		const auth = SvelteKitAuth(config());
+		const event = requestEvent(`https://app.example${path}`, new Jar(), { form: {}, headers: { 'sec-fetch-site': 'cross-site' }, route });
+		const resolve = vi.fn(async () => new Response('page'));
+		const response = await auth.handle({ event, resolve });
+		expect(response.status).toBe(403);
+		expect(resolve).not.toHaveBeenCalled();
+	});
+
+	it("leaves the app's other routes alone under any prefix", async () => {
+		const auth = SvelteKitAuth(config());
+		for (const [path, route] of [['/de/about', '/about'], ['/de/account/orders', '/account/orders'], ['/de', '/[[lang]]']]) {
+			const event = requestEvent(`https://app.example${path}`, new Jar(), { route });
+			const response = await auth.handle({ event, resolve: async () => new Response('<html>') });
+			expect(response.headers.get('cache-control'), path).toBeNull();
+		}
+	});
+});
+
 describe('authPathOf', () => {
 	const resolved = resolveConfig(config());
-	const of = (path: string) => authPathOf(new URL(`https://app.example${path}`), resolved);
+	const of = (path: string) => authPathOf({ url: new URL(`https://app.example${path}`), route: { id: null } }, resolved);
 	it('names the pages, the framed ones, and the callback', () => {
 		expect(of('/signin')).toEqual({ framed: true, callback: false });
 		expect(of('/signout/')).toEqual({ framed: false, callback: false });
@@ -112,7 +158,7 @@ describe('authPathOf', () => {
 
 	it('still finds the pages when basePath is / (the routes then sit at the root)', () => {
 		const atRoot = resolveConfig(config({ basePath: '/' }));
-		const at = (path: string) => authPathOf(new URL(`https://app.example${path}`), atRoot);
+		const at = (path: string) => authPathOf({ url: new URL(`https://app.example${path}`), route: { id: null } }, atRoot);
 		expect(at('/signin')).toEqual({ framed: true, callback: false });
 		expect(at('/callback/github')).toEqual({ framed: false, callback: true });
 		expect(at('/about')).toBeUndefined();
@@ -120,7 +166,7 @@ describe('authPathOf', () => {
 
 	it('follows pages.account: the account page moved is framed there, and its old path is no auth page', () => {
 		const moved = resolveConfig(config({ pages: { account: '/me' } }));
-		const at = (path: string) => authPathOf(new URL(`https://app.example${path}`), moved);
+		const at = (path: string) => authPathOf({ url: new URL(`https://app.example${path}`), route: { id: null } }, moved);
 		expect(at('/me')).toEqual({ framed: true, callback: false });
 		expect(at('/account')).toBeUndefined();
 		expect(at('/me')).toBe(at('/me/'));

@@ -1,6 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+import type { RequestEvent } from '@sveltejs/kit';
 import { PROVIDER_ROUTES, type ResolvedConfig } from '../config.js';
-import { appBase } from './app-paths.js';
+import { appBase, routePathOf } from './app-paths.js';
 
 /** The pages the CLI generates at fixed paths (the others, `/account` included, are `config.pages`). */
 const FIXED_PAGES = { signUp: '/signup', forgotPassword: '/signin/forgot-password' } as const;
@@ -23,20 +24,28 @@ export interface AuthPath {
 const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
 /**
- * Whether `url` is an auth page or one of the runtime's routes, with `<base>` (SvelteKit's
- * `paths.base`) in front: the `config.pages` (sign-in, sign-out, verify-request, email link,
- * reset password, verify email, account), `/signup`, `/signin/forgot-password`, and
- * `<basePath>/<route>/…` for each of `PROVIDER_ROUTES`. A trailing slash is ignored; SvelteKit has
- * already taken a data request's `/__data.json` off `event.url`. Undefined for any other path.
+ * Whether a request is for an auth page or one of the runtime's routes: the `config.pages`
+ * (sign-in, sign-out, verify-request, email link, reset password, verify email, account),
+ * `/signup`, `/signin/forgot-password`, and `<basePath>/<route>/…` for each of `PROVIDER_ROUTES`.
+ * Either of two paths naming one is enough, so that no URL shape escapes the defences:
+ * - the route SvelteKit serves ({@link routePathOf}: `event.route.id` once the app's `reroute`
+ *   hook mapped the URL, so Paraglide's `/de/signin` is the `/signin` page);
+ * - the URL path with `<base>` (SvelteKit's `paths.base`) in front, a trailing slash ignored
+ *   (SvelteKit has already taken a data request's `/__data.json` off `event.url`); the runtime's
+ *   own routes are only ever answered there, before any route.
+ * Undefined for any other request.
+ * @param event the request's `url` and `route` (a `RequestEvent`)
  * @see create-auth docs/api.md#auth-pages-defence-in-depth
  */
-export function authPathOf(url: URL, config: ResolvedConfig): AuthPath | undefined {
+export function authPathOf(event: Pick<RequestEvent, 'url' | 'route'>, config: ResolvedConfig): AuthPath | undefined {
+	const { url } = event;
 	const base = appBase(url, config);
 	const path = withoutTrailingSlash(url.pathname);
 	const routes = `${base}${config.basePath}/`;
-	const route = path.startsWith(routes) ? path.slice(routes.length).split('/')[0]! : undefined;
-	if (route !== undefined && (PROVIDER_ROUTES as readonly string[]).includes(route)) return { framed: false, callback: route === 'callback' };
-	return pagesOf(config, base).get(path);
+	const providerRoute = path.startsWith(routes) ? path.slice(routes.length).split('/')[0]! : undefined;
+	if (providerRoute !== undefined && (PROVIDER_ROUTES as readonly string[]).includes(providerRoute)) return { framed: false, callback: providerRoute === 'callback' };
+	const served = routePathOf(event.route);
+	return (served === undefined ? undefined : pagesOf(config, '').get(served)) ?? pagesOf(config, base).get(path);
 }
 
 /** The auth pages' paths under `base`, per config: built once, since `handle` asks on every request. */

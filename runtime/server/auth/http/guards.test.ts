@@ -1,7 +1,7 @@
 import { isHttpError, isRedirect, type RequestEvent } from '@sveltejs/kit';
 import { describe, expect, it } from 'vitest';
 import { Jar, requestEvent } from '../../../test/event.js';
-import { isNavigation, requireSession, requireUser } from './guards.js';
+import { isNavigation, matchesRequestPath, requireSession, requireUser } from './guards.js';
 import { encodeToken } from '../session/jwt.js';
 import { SvelteKitAuth } from '../kit.js';
 import Credentials from '../providers/credentials.js';
@@ -71,6 +71,30 @@ describe('requireSession / requireUser', () => {
 	it('throws a clear error for a request that did not pass through the auth handle', async () => {
 		const event = requestEvent('http://localhost/account', new Jar());
 		await expect(requireSession(event)).rejects.toThrow('did not pass through the auth handle');
+	});
+});
+
+// Attack: forced browsing past a guard (OWASP ASVS 5.0 V8.2.1; OWASP Top 10 A01 Broken Access
+// Control) with a URL shape the app's `reroute` hook maps onto a protected route but the prefix
+// test on the URL path does not see: `/de/dashboard` of a Paraglide app, a translated path.
+describe('matchesRequestPath by the route SvelteKit serves', () => {
+	it.each([
+		['a locale prefix (Paraglide)', '/de/account', '/account'],
+		['a locale prefix below the prefix', '/de/account/settings', '/account/settings'],
+		['a translated path (a custom reroute)', '/konto', '/account'],
+		['a layout group and a parameter', '/fr/account/42', '/(app)/account/[id]'],
+		['an optional locale parameter', '/es/account', '/[[lang]]/account'],
+		['an encoded, trailing-slashed locale path', '/%64e/account/', '/account']
+	])('%s: %s served by %s is protected, and a navigation there is sent to sign in', async (_, path, route) => {
+		const event = await handled(`http://localhost${path}`, { route, headers: HTML });
+		expect(matchesRequestPath(event, ['/account'])).toBe(true);
+		expect(await outcome(() => requireSession(event))).toEqual({ redirect: 303, location: `/signin?callbackUrl=${encodeURIComponent(new URL(path, 'http://localhost').pathname)}` });
+	});
+
+	it('leaves the other routes open under any prefix, and still matches the URL when no route matched', async () => {
+		expect(matchesRequestPath(await handled('http://localhost/de/about', { route: '/about' }), ['/account'])).toBe(false);
+		expect(matchesRequestPath(await handled('http://localhost/de/accounts', { route: '/accounts' }), ['/account'])).toBe(false);
+		expect(matchesRequestPath(await handled('http://localhost/account/missing', { route: null }), ['/account'])).toBe(true);
 	});
 });
 

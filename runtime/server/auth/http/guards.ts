@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../../auth/types.js';
-import { appBase, type AppResolve } from './app-paths.js';
+import { appBase, routePathOf, type AppResolve } from './app-paths.js';
 import type { ResolvedConfig } from '../config.js';
 import { matchesPathPrefix } from './redirects.js';
 
@@ -107,17 +107,24 @@ export async function requireSession(event?: RequestEvent): Promise<SignedInSess
 }
 
 /**
- * Whether the request's path is one of `prefixes` or below it ({@link matchesPathPrefix}), with
- * SvelteKit's `paths.base` taken off first: the prefixes are paths inside the app (`/account`),
- * as routes are written, and `/base/account` matches `/account` in an app served under `/base`.
+ * Whether the request is for one of `prefixes` or below it ({@link matchesPathPrefix}): the
+ * prefixes are paths inside the app (`/account`), as routes are written. Either of two paths
+ * matching is enough, so that no URL shape gets past the guard:
+ * - the route SvelteKit serves (`event.route.id`, layout groups and optional parameters taken
+ *   out: {@link routePathOf}), which the app's `reroute` hook has already mapped, so `/de/account`
+ *   that Paraglide serves with the `/account` route matches `/account`;
+ * - the request's URL path, SvelteKit's `paths.base` taken off first (`/base/account` matches
+ *   `/account` in an app served under `/base`), for a request no route matched.
  * Synchronous (it needs no config, so the guard costs an unprotected request no promise); code
  * written for 0.2.0, which returned a promise, still works (`await` of a boolean is the boolean).
  * @throws {Error} the request did not pass through the auth handle (`hooks.server.ts`).
+ * @see https://owasp.org/Top10/A01_2021-Broken_Access_Control/
  */
 export function matchesRequestPath(event: RequestEvent, prefixes: readonly string[]): boolean {
 	const found = requestAuth(event);
 	if (!found) throw new Error('matchesRequestPath(): this request did not pass through the auth handle; export it from src/hooks.server.');
-	return matchesPathPrefix(event.url.pathname, prefixes, appBase(event.url, found.handle));
+	const route = routePathOf(event.route);
+	return (route !== undefined && matchesPathPrefix(route, prefixes)) || matchesPathPrefix(event.url.pathname, prefixes, appBase(event.url, found.handle));
 }
 
 /** {@link requireSession}'s user. Same answers and errors. */

@@ -7,7 +7,8 @@
  * - `redirects.ts` — `safeRedirectTarget` (OWASP ASVS 4.0.3 V5.1.5), `appOriginOf` (the origin
  *   links back to the app use), `matchesPathPrefix`.
  * - `see-other.ts` — `seeOther`: SvelteKit's 303 allowed to leave the origin (SvelteKit 3).
- * - `app-paths.ts` — `appBase`: SvelteKit's `paths.base` from the app's `resolve`.
+ * - `app-paths.ts` — `appBase`: SvelteKit's `paths.base` from the app's `resolve`; `routePathOf`:
+ *   the route SvelteKit serves a request with, as a path (after the app's `reroute`).
  * - `guards.ts` — `requireSession`, `requireUser`, `isNavigation`, `matchesRequestPath`,
  *   `currentRequest` (the request `getRequestEvent` gives, for code that has no event).
  * - `fetch-metadata.ts` — `isCrossSiteWrite`, `crossSiteRefusal` (Sec-Fetch-Site on auth POSTs).
@@ -17,7 +18,7 @@
  * the modules it reaches; this index is the folder's table of contents.
  * @see create-auth docs/api.md#guards, #routes-and-form-actions
  */
-export { appBase, type AppResolve } from './app-paths.js';
+export { appBase, routePathOf, type AppResolve } from './app-paths.js';
 export { authPathOf, withAuthHeaders, type AuthPath } from './auth-pages.js';
 export { crossSiteRefusal, isCrossSiteWrite } from './fetch-metadata.js';
 export { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from './form.js';
