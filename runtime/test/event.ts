@@ -45,6 +45,22 @@ export class Jar {
 	}
 }
 
+/**
+ * URL shapes an app's `reroute` hook serves with the route of `page` (`/account`) while the URL
+ * path does not name it, each as `[shape, URL path, route id]`: a locale prefix (Paraglide's
+ * `deLocalizeUrl`), with a trailing slash, percent-encoded, a translated path, and the route under
+ * a layout group and an optional locale parameter.
+ */
+export function reroutedShapes(page: string): [shape: string, path: string, route: string][] {
+	return [
+		['a locale prefix (Paraglide)', `/de${page}`, page],
+		['a locale prefix with a trailing slash', `/de${page}/`, page],
+		['an encoded locale segment', `/%64e${page}`, page],
+		['a translated path (a custom reroute)', '/%C3%BCbersetzt', page],
+		['a layout group and an optional locale parameter', `/fr${page}`, `/[[lang]]/(app)${page}`]
+	];
+}
+
 /** The headers each event's `setHeaders` was given, lowercased names. */
 export const responseHeaders = new WeakMap<RequestEvent, Record<string, string>>();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Jar, requestEvent } from '../../../test/event.js';
+import { Jar, requestEvent, reroutedShapes } from '../../../test/event.js';
 import type { SvelteKitAuthConfig } from '../config.js';
 import { SvelteKitAuth } from '../kit.js';
 import Credentials from '../providers/credentials.js';
@@ -103,16 +103,7 @@ describe('headers on auth pages', () => {
 // optional locale parameter): the page is served without no-store or the anti-framing headers
 // (ASVS 5.0 V3.4, V14.3), and a cross-site POST reaches its action (V3.5.3, login CSRF).
 describe('auth pages by the route SvelteKit serves, whatever the URL says', () => {
-	const SHAPES = [
-		['a locale prefix (Paraglide)', '/de/signin', '/signin'],
-		['a locale prefix with a trailing slash', '/de/signup/', '/signup'],
-		['a translated path (a custom reroute)', '/konto', '/account'],
-		['a layout group', '/fr/signin', '/(auth)/signin'],
-		['an optional locale parameter', '/es/account', '/[[lang]]/account'],
-		['an encoded locale segment', '/%64e/signin', '/signin']
-	] as const;
-
-	it.each(SHAPES)('%s: %s served by %s gets no-store and refuses frames', async (_, path, route) => {
+	it.each(FRAMED.flatMap(reroutedShapes))('%s: %s served by %s gets no-store and refuses frames', async (_, path, route) => {
 		const auth = SvelteKitAuth(config());
 		const event = requestEvent(`https://app.example${path}`, new Jar(), { route });
 		const response = await auth.handle({ event, resolve: async () => new Response('<html>') });

@@ -1,6 +1,6 @@
 import { isHttpError, isRedirect, type RequestEvent } from '@sveltejs/kit';
 import { describe, expect, it } from 'vitest';
-import { Jar, requestEvent } from '../../../test/event.js';
+import { Jar, requestEvent, reroutedShapes } from '../../../test/event.js';
 import { isNavigation, matchesRequestPath, requireSession, requireUser } from './guards.js';
 import { encodeToken } from '../session/jwt.js';
 import { SvelteKitAuth } from '../kit.js';
@@ -78,14 +78,7 @@ describe('requireSession / requireUser', () => {
 // Control) with a URL shape the app's `reroute` hook maps onto a protected route but the prefix
 // test on the URL path does not see: `/de/dashboard` of a Paraglide app, a translated path.
 describe('matchesRequestPath by the route SvelteKit serves', () => {
-	it.each([
-		['a locale prefix (Paraglide)', '/de/account', '/account'],
-		['a locale prefix below the prefix', '/de/account/settings', '/account/settings'],
-		['a translated path (a custom reroute)', '/konto', '/account'],
-		['a layout group and a parameter', '/fr/account/42', '/(app)/account/[id]'],
-		['an optional locale parameter', '/es/account', '/[[lang]]/account'],
-		['an encoded, trailing-slashed locale path', '/%64e/account/', '/account']
-	])('%s: %s served by %s is protected, and a navigation there is sent to sign in', async (_, path, route) => {
+	it.each([...reroutedShapes('/account'), ...reroutedShapes('/account/orders/[id]')])('%s: %s served by %s is protected, and a navigation there is sent to sign in', async (_, path, route) => {
 		const event = await handled(`http://localhost${path}`, { route, headers: HTML });
 		expect(matchesRequestPath(event, ['/account'])).toBe(true);
 		expect(await outcome(() => requireSession(event))).toEqual({ redirect: 303, location: `/signin?callbackUrl=${encodeURIComponent(new URL(path, 'http://localhost').pathname)}` });
