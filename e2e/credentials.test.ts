@@ -10,8 +10,8 @@
  * The first app is built with a strict `kit.csp` (./defence-flow.ts): every flow runs under it,
  * and the defence flows check Fetch Metadata, the auth pages' headers and that no CSP violation
  * is reported through sign-up, sign-in and sign-out. Its `reroute` hook serves locale-prefixed
- * URLs (`/de/...`): the guard and those defences hold under the prefixes (./reroute-flow.ts). The app has two-factor authentication
- * (./two-factor-flow.ts, its QR code under that CSP). Last, the IdP's user manages how they sign
+ * URLs (`/de/...`): the guard and those defences hold under the prefixes (./reroute-flow.ts).
+ * The app has two-factor authentication (./two-factor-flow.ts, its QR code under that CSP). Last, the IdP's user manages how they sign
  * in on /account (./sign-in-methods-flow.ts). After every other test, the first app, installed
  * under this process's Node, is served by another (22, or 24 under 22): its better-sqlite3 built
  * for another Node is named by the server and by doctor, and `npm rebuild` fixes it
@@ -112,7 +112,7 @@ describe('credentials and idp sign-in in a SvelteKit 2 TypeScript app', () => {
 		runCliAgain: () => runCli(appDir, ['--yes', ...PROVIDERS])
 	}));
 
-	it('hashed the passwords of those sign-ups at the runtime production cost, scrypt N=2^17, r=8, p=1 (OWASP), derived so in the server', () => {
+	it("hashed the passwords of those sign-ups at the runtime's production cost, scrypt N=2^17, r=8, p=1 (OWASP), derived so in the server", () => {
 		const hashes = sqliteValues(appDir, 'auth_accounts', 'password_hash').filter(Boolean);
 		expect(hashes.length).toBeGreaterThan(0);
 		for (const hash of hashes) expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);

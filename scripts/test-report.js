@@ -3,8 +3,9 @@
  * A vitest reporter beside the default one: at the end of every run it prints where the time went
  * (the slowest files and tests, with seconds; for e2e files, the slowest harness steps and each
  * file's costs, from e2e/harness/ledger.js) and what failed, one line each, the first failure
- * again last, so that the last lines of a long log (all a CI record keeps) name them. With `CREATE_AUTH_TEST_FAILURES` set to a
- * file path, it also appends the failures there (`.ci/run` prints that file last, after every step).
+ * again last, so that the last lines of a long log (all a CI record keeps) name them. With
+ * `CREATE_AUTH_TEST_FAILURES` set to a file path, it also appends the failures there (`.ci/run`
+ * prints that file last, after every step).
  */
 import { appendFileSync } from 'node:fs';
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ADAPTER_IDS } from './adapters.js';
 import { failingNpm, fixtureCopy, run, snapshot } from './test/binary.js';
 
 // Each test runs the built binary several times, a few seconds each on a loaded 2-core machine.
@@ -173,6 +174,13 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		const help = await run(tmpdir(), '--help');
 		expect(help.code).toBe(0);
 		expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--rate-limit <store> .*memory .*redis.*REDIS_URL.*d1.*\(default memory; redis with adapter-vercel or adapter-netlify, d1 with adapter-cloudflare\)/);
+	});
+
+	it('--help names every adapter --adapter takes, and its defaults', async () => {
+		const help = (await run(tmpdir(), '--help')).stdout.replace(/\s+/g, ' ');
+		const adapter = /--adapter <id> (.*?) --database-url/.exec(help)?.[1] ?? '';
+		for (const id of ADAPTER_IDS) expect(adapter).toContain(id);
+		expect(adapter).toContain('(default: drizzle or prisma when the app has its own, postgres with adapter-vercel or adapter-netlify, d1 with adapter-cloudflare, else sqlite)');
 	});
 
 	describe('an app that deploys to Cloudflare (adapter-cloudflare)', () => {

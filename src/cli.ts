@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { ADAPTER_IDS } from './adapters.js';
 import { loadToolPackage } from './assets.js';
 import { devIdp, parsePort, parseRedirectUri } from './commands/dev-idp.js';
 import { PROVIDERS } from './providers/index.js';
@@ -21,7 +22,10 @@ export async function main(argv: string[]): Promise<number> {
 		.option('-C, --cwd <path>', 'the SvelteKit app to add auth to (default: the current folder)')
 		.option('--providers <ids>', 'sign-in providers, comma separated (credentials)')
 		.option('--strategy <strategy>', 'session strategy: jwt (an encrypted cookie) or database (default jwt)')
-		.option('--adapter <id>', 'where users and accounts are stored: sqlite, postgres, mysql, drizzle (the app\'s own), d1 (Cloudflare), hosted-db or memory (default sqlite; postgres with adapter-vercel or adapter-netlify, d1 with adapter-cloudflare)')
+		.option(
+			'--adapter <id>',
+			`where users and accounts are stored: ${ADAPTER_IDS.join(', ')} (default: drizzle or prisma when the app has its own, postgres with adapter-vercel or adapter-netlify, d1 with adapter-cloudflare, else sqlite)`
+		)
 		.option('--database-url <url>', "DATABASE_URL for .env with postgres or mysql (default: a local server's)")
 		.option('--protect <prefixes>', 'path prefixes that need a signed-in user, comma separated (default /account)')
 		.option('--rate-limit <store>', 'where sign-in and sign-up rate-limit counters live: memory (one server), redis, shared by several servers at REDIS_URL, or d1, in the D1 adapter\'s database (default memory; redis with adapter-vercel or adapter-netlify, d1 with adapter-cloudflare)')

@@ -91,7 +91,7 @@ const liveGroups = new Set();
 /**
  * Servers of start() that exited on their own after they had answered, not stopped by the test:
  * each test's next request to one fails with ECONNREFUSED, which names no cause. The e2e setup
- * file (./ledger-check.js) takes them after every test and fails it with the exit and the output.
+ * file ./server-exits.js takes them after every test and fails it with the exit and the output.
  * @type {{ url: string, exit: { code: number | null, signal: NodeJS.Signals | null }, output: () => string }[]}
  */
 const unexpectedExits = [];
@@ -103,6 +103,7 @@ const unexpectedExits = [];
 export function takeUnexpectedExits() {
 	return unexpectedExits.splice(0);
 }
+
 let exitHookInstalled = false;
 function installExitHook() {
 	if (exitHookInstalled) return;

@@ -37,7 +37,7 @@ export function releaseBin(version) {
 		try {
 			execFileSync('tar', ['-xzf', tarball, '-C', staging]);
 			symlinkSync(path.join(repoRoot, 'node_modules'), path.join(staging, 'package', 'node_modules'), 'dir');
-			// A folder without node_modules is one a killed run of the earlier way left half unpacked.
+			// A folder there without node_modules is a half-unpacked leftover: it is replaced.
 			if (!existsSync(path.join(pkg, 'node_modules'))) rmSync(dir, { recursive: true, force: true });
 			renameSync(staging, dir);
 		} catch (error) {

@@ -371,8 +371,9 @@ export const PASSWORD_MAX_LENGTH = 1024;
 /**
  * The default of `passwords.minLength`, the one place it is decided: NIST SP 800-63B-4
  * §3.1.1.2 asks 15 characters of a password used alone and allows 8 (its floor) when it is one
- * of two factors. The runtime offers no second factor yet, so every app gets 15; once the config
- * can turn one on, this returns {@link PASSWORD_MIN_LENGTH_FLOOR} while it is on.
+ * of two factors. With `twoFactor` in the config each user chooses whether to turn a second
+ * factor on, so a password may still be an account's only factor: every app gets 15. An app that
+ * required a second factor of every account could return {@link PASSWORD_MIN_LENGTH_FLOOR} here.
  */
 export function defaultPasswordMinLength(_config: SvelteKitAuthConfig): number {
 	return SINGLE_FACTOR_MIN_LENGTH;
