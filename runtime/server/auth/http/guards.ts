@@ -3,7 +3,7 @@ import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../../auth/types.js';
 import { appBase, routePathOf, type AppResolve } from './app-paths.js';
 import type { ResolvedConfig } from '../config.js';
-import { matchesPathPrefix } from './redirects.js';
+import { isUnderPrefix, matchesPathPrefix } from './redirects.js';
 
 /** A session with its user: what the guards let through. */
 export type SignedInSession = Session & { user: User };
@@ -124,7 +124,7 @@ export function matchesRequestPath(event: RequestEvent, prefixes: readonly strin
 	const found = requestAuth(event);
 	if (!found) throw new Error('matchesRequestPath(): this request did not pass through the auth handle; export it from src/hooks.server.');
 	const route = routePathOf(event.route);
-	return (route !== undefined && matchesPathPrefix(route, prefixes)) || matchesPathPrefix(event.url.pathname, prefixes, appBase(event.url, found.handle));
+	return (route !== undefined && isUnderPrefix(route, prefixes)) || matchesPathPrefix(event.url.pathname, prefixes, appBase(event.url, found.handle));
 }
 
 /** {@link requireSession}'s user. Same answers and errors. */

@@ -64,7 +64,15 @@ export function matchesPathPrefix(pathname: string, prefixes: readonly string[],
 		return prefixes.length > 0;
 	}
 	if (!isUnder(decoded, base)) return false;
-	const inApp = decoded.slice(base.length) || '/';
+	return isUnderPrefix(decoded.slice(base.length) || '/', prefixes);
+}
+
+/**
+ * Whether a decoded path inside the app (`/account/x`, no base) is one of `prefixes` or below
+ * it, by whole segments: {@link matchesPathPrefix} once the URL is decoded and the base taken
+ * off; also for a route's path (`routePathOf`), which has neither escapes nor base.
+ */
+export function isUnderPrefix(inApp: string, prefixes: readonly string[]): boolean {
 	return prefixes.some((prefix) => {
 		const start = prefix.replace(/\/+$/, '');
 		return start === '' || inApp === start || inApp.startsWith(`${start}/`);
