@@ -13,7 +13,7 @@ import { expect, it } from 'vitest';
 import type { DevIdp } from '../src/dev-idp/index.js';
 import type { Inbox } from '../runtime/test/smtp.js';
 import { freshPage, PASSWORD, signedInAs, signInResponse, type CredentialsApp } from './credentials-flow.js';
-import { addVirtualAuthenticator } from './harness/browser.js';
+import { addVirtualAuthenticator, explained } from './harness/browser.js';
 import { postForm } from './lockout-flow.js';
 
 /** What the flows need: the app, its inbox, its session strategy, and which proofs it offers. */
@@ -82,16 +82,22 @@ export function preHijackingFlows(app: () => PreHijackingApp): void {
 			// The trojan: a passkey of the attacker's on the account.
 			await attacker.goto(`${url}/account`);
 			await attacker.waitForLoadState('networkidle');
+			const notice = inbox.next(email);
 			await attacker.getByRole('button', { name: 'Add a passkey' }).click();
 			await expect.poll(async () => (await device!.credentials()).length).toBe(1);
 			if (stored !== undefined) await expect.poll(() => authenticators!()).toBe(stored + 1);
+			// The address is told, and the notice is in before the owner's link is waited for: sent
+			// after the answer, it can arrive later than the owner's request, and be taken for the link.
+			expect((await notice).subject).toMatch(/^A passkey was added to your account/);
 		}
 
 		// The owner, who never signed up, resets the password through the mailed link.
 		const owner = await freshPage(browser);
 		const link = await ownerAsksForLink(inbox, server.url, '/signin/forgot-password', { email }, email);
-		await owner.goto(onLocalhost(link));
-		await owner.getByLabel('New password').fill(PASSWORD);
+		await explained(owner, server.output, async () => {
+			await owner.goto(onLocalhost(link));
+			await owner.getByLabel('New password').fill(PASSWORD);
+		});
 		const answered = owner.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/signin/reset-password', { timeout: RESET_ANSWER_BUDGET });
 		// The click waits for the navigation it starts, which commits only once the POST is answered.
 		await owner.getByRole('button', { name: 'Set password and sign in' }).click({ timeout: RESET_ANSWER_BUDGET });

@@ -174,3 +174,31 @@ function answered(answer, command) {
 	});
 	return /** @type {Promise<T>} */ (Promise.race([answer, late]).finally(() => clearTimeout(timer)));
 }
+
+/**
+ * Runs `step` on `page`; when it fails, its error is thrown again with what the page was showing:
+ * its URL, the status of the document it last loaded, its text, and the tail of `output` (the app
+ * server's, from `start()`), so a label that never appears says why.
+ * @template T
+ * @param {import('playwright-core').Page} page
+ * @param {() => string} output
+ * @param {() => Promise<T>} step
+ * @returns {Promise<T>}
+ */
+export async function explained(page, output, step) {
+	/** @type {number | undefined} */
+	let status;
+	const seen = (/** @type {import('playwright-core').Response} */ response) => {
+		if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) status = response.status();
+	};
+	page.on('response', seen);
+	try {
+		return await step();
+	} catch (error) {
+		const text = await page.locator('body').innerText({ timeout: 2_000 }).catch((reason) => `(no text: ${reason})`);
+		const tail = output().split('\n').slice(-40).join('\n');
+		throw new Error(`${/** @type {Error} */ (error).message}\nthe page: ${page.url()}, answered ${status ?? 'nothing seen'}\n${text}\nthe server's last lines:\n${tail}`, { cause: error });
+	} finally {
+		page.off('response', seen);
+	}
+}

@@ -11,7 +11,7 @@ export interface Inbox {
 	readonly messages: ParsedMail[];
 	/** The next message to `to` that is not in `messages` yet when called (waits up to `timeoutMs`). */
 	next(to: string, timeoutMs?: number): Promise<ParsedMail>;
-	/** The first http(s) link in a message's text. @throws when there is none */
+	/** The first http(s) link in a message's text, without the punctuation that may follow it. @throws when there is none */
 	linkIn(message: ParsedMail): string;
 	/** Refuse every message from now on (SMTP 550), or accept them again. */
 	setRefusing(refusing: boolean): void;
@@ -68,7 +68,8 @@ export async function startInbox(): Promise<Inbox> {
 			});
 		},
 		linkIn(message) {
-			const link = /https?:\/\/\S+/.exec(message.text ?? '')?.[0];
+			// A sentence's own punctuation after the link is not part of it.
+			const link = /https?:\/\/\S+/.exec(message.text ?? '')?.[0]?.replace(/[.,;:!?)]+$/, '');
 			if (!link) throw new Error(`No link in the mail "${message.subject}".`);
 			return link;
 		},
