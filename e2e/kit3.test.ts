@@ -274,7 +274,7 @@ describe('an app under paths.base (kit3-ts, served at /base)', () => {
 		// The note box wraps its lines: compare the words.
 		const printed = app.cli.stdout.replace(/[│\s]+/g, ' ');
 		expect(printed).toContain('register the callback URL http://localhost:5173/base/auth/callback/idp');
-		expect(printed).toContain('Open /base/signup to create an account, then /base/account.');
+		expect(printed).toContain('run dev, then open /base/signup to create an account, then /base/account.');
 	});
 
 	it('passes svelte-check with 0 errors and 0 warnings', async () => {

@@ -33,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
 		.option('-y, --yes', 'use defaults for anything not given; never prompt')
 		.option('--no-install', 'write files but do not install dependencies')
 		.option('--dry-run', 'print what would be written; write nothing')
+		.option('--verbose', 'list every file written (default: the vendored runtime as one line per folder)')
 		.exitOverride()
 		.enablePositionalOptions()
 		.action(async (options) => {
@@ -42,7 +43,8 @@ export async function main(argv: string[]): Promise<number> {
 	const writeOptions = (command: Command) =>
 		withCwd(command)
 			.option('--no-install', 'write files but do not install dependencies')
-			.option('--dry-run', 'print the changes as a unified diff; write nothing');
+			.option('--dry-run', 'print the changes as a unified diff; write nothing')
+			.option('--verbose', 'list every file written (default: the vendored runtime as one line per folder)');
 	writeOptions(program.command('regenerate'))
 		.description('Update the auth files to this version of create-auth, merging your edits (3-way).')
 		.option('--restore <paths...>', 'write generated files you deleted again (app-relative paths)')

@@ -36,7 +36,7 @@ describe('productionStep', () => {
 	});
 
 	it('elsewhere, says the server environment needs AUTH_SECRET', () => {
-		expect(productionStep(hostOf(['@sveltejs/adapter-node']), DEFAULT_ANSWERS)).toBe('In production, set AUTH_SECRET in the server environment (a build does not carry .env).');
+		expect(productionStep(hostOf(['@sveltejs/adapter-node']), DEFAULT_ANSWERS)).toBe("In production, set AUTH_SECRET and AUTH_URL (the app's public URL) in the server's environment: a build does not carry .env.");
 		expect(productionStep(undefined, DEFAULT_ANSWERS)).toMatch(/^In production, set AUTH_SECRET/);
 	});
 });

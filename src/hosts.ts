@@ -54,14 +54,16 @@ export function hostOf(dependencies: Record<string, string> | readonly string[],
 }
 
 /**
- * The last next step of a first run: which variables production needs, and where they go. On a
- * host whose settings hold the environment, there, with the server-side ones the answers add
+ * The last next step of a first run: which variables production needs, and where they go: on a
+ * server of the app's own, `AUTH_SECRET` and `AUTH_URL` (outside localhost, links back to the
+ * app are built on it: the runtime's `appOriginOf`). On a host whose settings hold the
+ * environment, there, with the server-side ones the answers add
  * (the adapter's `DATABASE_URL`, Redis's `REDIS_URL`): a build carries no `.env`, and on a
  * serverless host the app cannot sign anyone in without them. On Cloudflare, as a Worker secret,
  * and the D1 tables made in the deployed database (`d1Binding`: the D1 adapter's binding).
  */
 export function productionStep(host: Host | undefined, answers: Answers, d1Binding?: string): string {
-	if (!host?.platformEnv) return 'In production, set AUTH_SECRET in the server environment (a build does not carry .env).';
+	if (!host?.platformEnv) return "In production, set AUTH_SECRET and AUTH_URL (the app's public URL) in the server's environment: a build does not carry .env.";
 	if (host.cloudflare) {
 		const tables = d1Binding ? `, and before the first deploy create the auth tables in Cloudflare's D1: npx wrangler d1 migrations apply ${d1Binding} --remote` : '';
 		return `On ${host.name}, set AUTH_SECRET as a secret: npx wrangler secret put AUTH_SECRET (a build does not carry .env)${tables}.`;

@@ -57,11 +57,10 @@ export async function init(options: InitOptions): Promise<number> {
 		...(outcome.installLeft && findAdapter(answers.adapter)?.prisma ? ['npx create-auth migrate   (creates the auth tables with prisma db push)'] : []),
 		...(outcome.installLeft && findAdapter(answers.adapter)?.wrangler ? ['npx create-auth migrate   (creates the auth tables in the local D1 database)'] : []),
 		...providerSteps(answers.providers, base),
-		`${packageManager} run dev`,
 		// Whichever chosen descriptor gives the app a sign-up page (passwords, passkeys), the visitor starts there.
 		resolveAnswers(answers).parts.some(({ routes }) => routes.includes(SIGN_UP_PAGE))
-			? `Open ${at}/signup to create an account, then ${at}/account.`
-			: `Open ${at}/signin, then ${at}/account.`,
+			? `${packageManager} run dev, then open ${at}/signup to create an account, then ${at}/account.`
+			: `${packageManager} run dev, then open ${at}/signin, then ${at}/account.`,
 		productionStep(app.project.host, answers, findAdapter(answers.adapter)?.wrangler ? await authBinding(app.project.root, app.project.libDir) : undefined)
 	];
 	prompts.note(steps.join('\n'), 'Next steps');

@@ -11,7 +11,7 @@ import { missingNode } from '../kit.js';
 import { MANIFEST_PATH, parseManifest, type Manifest } from '../manifest.js';
 import { planInit, type FileOperation, type Plan } from '../plan.js';
 import { findProvider } from '../providers/index.js';
-import type { Project } from '../project.js';
+import { VENDOR_DIRS, type Project } from '../project.js';
 import type { LoadedApp } from './app.js';
 import { migrateAfterWrite } from './migrate.js';
 
@@ -25,6 +25,8 @@ export interface WriteOptions {
 	dryRun?: boolean;
 	/** `--database-url`: DATABASE_URL for `.env`, when it has none. */
 	databaseUrl?: string;
+	/** `--verbose`: list every file written, the vendored runtime's too. */
+	verbose?: boolean;
 }
 
 /**
@@ -152,8 +154,8 @@ export async function writeApp(
 			}
 		}
 		await applied.commit();
-		const written = plan.operations.map((o) => `  ${o.content === undefined ? '-' : o.previous === undefined ? '+' : '~'} ${o.path}`);
-		prompts.log.success(`Wrote ${plan.operations.length} files:\n${written.join('\n')}`);
+		const listed = options.verbose ? '' : ' (--verbose lists each)';
+		prompts.log.success(`Wrote ${plan.operations.length} files${listed}:\n${writtenLines(plan.operations, project.libDir, options.verbose).join('\n')}`);
 		reportLeftAlone(plan);
 		// An app whose Prettier arrived with this install (a fresh clone, sv create --no-install):
 		// the files just written are formatted now, as the next regenerate would.
@@ -180,6 +182,82 @@ export async function writeApp(
 	}
 }
 
+/** Runtime files of one folder named one by one, at most; more are summed up as the folder. */
+const LISTED_RUNTIME_FILES = 3;
+
+/** The width the list of written files wraps at: clack's bar and an 80-column terminal leave this much. */
+const LIST_WIDTH = 74;
+
+/**
+ * The lines that list `operations`, grouped by what happened (`+` new, `~` changed, `-`
+ * deleted), so a first run's output fits one 80×24 screen:
+ * - the vendored runtime (each of {@link VENDOR_DIRS} below `libDir`, which nobody edits by
+ *   hand) as its folders with a count, `runtime: src/lib/server/auth/ (77 files)`, when a folder
+ *   holds more than {@link LISTED_RUNTIME_FILES} of them;
+ * - pages as their routes, `pages: /signin, /account (4 files)`;
+ * - every other file by its path.
+ * Long lines wrap at {@link LIST_WIDTH}. `verbose` (`--verbose`) lists every file on its own line.
+ */
+export function writtenLines(operations: readonly FileOperation[], libDir: string, verbose = false): string[] {
+	const sign = (operation: FileOperation) => (operation.content === undefined ? '-' : operation.previous === undefined ? '+' : '~');
+	if (verbose) return operations.map((operation) => `  ${sign(operation)} ${operation.path}`);
+	const folders = VENDOR_DIRS.map((dir) => `${libDir}/${dir}/`);
+	const folderOf = (operation: FileOperation) => folders.find((folder) => operation.path.startsWith(folder));
+	const summed = new Set(folders.filter((folder) => operations.filter((operation) => folderOf(operation) === folder).length > LISTED_RUNTIME_FILES));
+	const lines: string[] = [];
+	for (const kind of ['+', '~', '-'] as const) {
+		const ofKind = operations.filter((operation) => sign(operation) === kind);
+		const runtime = folders
+			.filter((folder) => summed.has(folder))
+			.map((folder) => [folder, ofKind.filter((operation) => folderOf(operation) === folder).length] as const)
+			.filter(([, count]) => count > 0);
+		if (runtime.length > 0) lines.push(...wrapped(`  ${kind} runtime: `, runtime.map(([folder, count]) => `${folder} (${count} ${count === 1 ? 'file' : 'files'})`)));
+		const rest = ofKind.filter((operation) => !summed.has(folderOf(operation) ?? ''));
+		const pages = rest.filter((operation) => routeOf(operation.path) !== undefined);
+		if (pages.length > 0) {
+			const routes = topRoutes(pages.map((operation) => routeOf(operation.path)!));
+			lines.push(...wrapped(`  ${kind} pages: `, routes.map((route, i) => (i === routes.length - 1 ? `${route} (${pages.length} ${pages.length === 1 ? 'file' : 'files'})` : route))));
+		}
+		const others = rest.filter((operation) => routeOf(operation.path) === undefined).map((operation) => operation.path);
+		if (others.length > 0) lines.push(...wrapped(`  ${kind} `, others));
+	}
+	return lines;
+}
+
+/** The route of a page's file (`src/routes/signin/+page.svelte` → `/signin`), or undefined for any other file. */
+function routeOf(file: string): string | undefined {
+	const match = /(?:^|\/)routes(\/.*)?\/\+page(?:\.server)?\.[^/]+$/.exec(file);
+	return match ? (match[1] ?? '/') : undefined;
+}
+
+/** `routes` by their first segment: `/signin` with the pages below it as `/signin and 5 pages below it`, in the order first met. */
+function topRoutes(routes: readonly string[]): string[] {
+	const below = new Map<string, Set<string>>();
+	for (const route of routes) {
+		const top = /^\/[^/]*/.exec(route)![0];
+		(below.get(top) ?? below.set(top, new Set()).get(top)!).add(route);
+	}
+	return [...below].map(([top, all]) => {
+		const deeper = [...all].filter((route) => route !== top).length;
+		if (deeper === 0) return top;
+		return `${all.has(top) ? top : `${top}/…`} and ${deeper} ${deeper === 1 ? 'page' : 'pages'} below it`;
+	});
+}
+
+/** `items` after `prefix`, comma separated, wrapped at {@link LIST_WIDTH} with the following lines indented under the first item. */
+function wrapped(prefix: string, items: readonly string[]): string[] {
+	const indent = ' '.repeat(prefix.length);
+	const lines = [prefix];
+	items.forEach((item, i) => {
+		const text = i < items.length - 1 ? `${item},` : item;
+		const last = lines.length - 1;
+		const start = last === 0 ? prefix : indent;
+		if (lines[last] === start || `${lines[last]} ${text}`.length <= LIST_WIDTH) lines[last] = lines[last] === start ? `${start}${text}` : `${lines[last]} ${text}`;
+		else lines.push(`${indent}${text}`);
+	});
+	return lines;
+}
+
 /**
  * After an install: the adapter's native drivers (`buildsFor`) loaded and opened with the Node on
  * the app's PATH ({@link checkDriver}); one that cannot load is reported with why and the fix. The
@@ -197,13 +275,12 @@ async function reportUnloadableDrivers(project: Project, answers: Answers): Prom
 
 /**
  * Each provider's next steps (its descriptor's `nextSteps`), given the app's `paths.base` as
- * printed ({@link shownBase}): for an OAuth provider, the callback URL to register on the dev
- * server's origin and the `.env` keys to fill in, which create-auth left empty; for the email
- * and credentials providers, where their links (sign-in, password reset) go until an SMTP
- * server is set.
+ * printed ({@link shownBase}), each step once: for an OAuth provider, the `.env` keys to fill
+ * in, which create-auth left empty, and the callback URL to register on the dev server's origin;
+ * for the email and credentials providers, where their mail goes until an SMTP server is set.
  */
 export function providerSteps(ids: readonly string[], base: string | null = ''): string[] {
-	return ids.flatMap((id) => findProvider(id)?.nextSteps?.(shownBase(base)) ?? []);
+	return [...new Set(ids.flatMap((id) => findProvider(id)?.nextSteps?.(shownBase(base)) ?? []))];
 }
 
 /**

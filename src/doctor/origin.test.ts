@@ -50,7 +50,7 @@ describe('originChecks', () => {
 		const checks = run({}, ['credentials', 'email']);
 		expect(checks['trusted-origin']).toMatchObject({
 			status: 'warn',
-			message: expect.stringContaining('email sign-in works on the dev server only'),
+			message: expect.stringContaining('email sign-in works on the dev server and on localhost (vite preview, a local node build) only'),
 			hint: expect.stringMatching(/AUTH_URL.*AUTH_TRUST_HOST=true/)
 		});
 		expect(checks['trusted-origin']!.message).toContain('no trusted origin for the email sign-in links');

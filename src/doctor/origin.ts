@@ -24,9 +24,9 @@ function authUrlOrigin(value: string | undefined): string | undefined {
  * and emailed links are built on it), and one `callback-url:<provider id>` per OAuth provider.
  *
  * `trusted-origin` warns when neither AUTH_URL nor AUTH_TRUST_HOST=true is set on a
- * self-hosted app (adapter-node, adapter-auto): outside the dev server (`vite preview`,
- * `node build`) the runtime has no origin it may build redirect URIs on and stops sign-in with
- * UntrustedHost. On a platform adapter the variable belongs in the platform's settings, which
+ * self-hosted app (adapter-node, adapter-auto): outside the dev server and loopback hosts
+ * (`vite preview` and `node build` on localhost work) the runtime has no origin it may build
+ * redirect URIs on and stops sign-in with UntrustedHost. On a platform adapter the variable belongs in the platform's settings, which
  * doctor cannot see: the reminder is an `ok`. Any AUTH_TRUST_HOST other than `true` is a warn:
  * the generated `src/auth.ts` compares it with `'true'` exactly.
  *
@@ -67,7 +67,7 @@ export function originChecks(input: { answers: Answers; env: EnvSources; depende
 	const trustHost = lookupEnv(input.env, 'AUTH_TRUST_HOST');
 	const target = deployTarget(input.dependencies);
 	const fix =
-		"Set AUTH_URL to the app's public URL (http://localhost:4173 for vite preview), or AUTH_TRUST_HOST=true behind a proxy that sets the Host header.";
+		"Set AUTH_URL to the app's public URL (https://app.example.com), or AUTH_TRUST_HOST=true behind a proxy that sets the Host header.";
 	if (origin) {
 		checks.push({ id: 'trusted-origin', status: 'ok', message: `${links} are built on AUTH_URL's origin, ${origin}.` });
 	} else if (trustHost?.value === 'true') {
@@ -89,7 +89,7 @@ export function originChecks(input: { answers: Answers; env: EnvSources; depende
 		checks.push({
 			id: 'trusted-origin',
 			status: 'warn',
-			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set: ${flows} sign-in works on the dev server only; vite preview and node build stop it with UntrustedHost (no trusted origin for the ${links}).`,
+			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set: ${flows} sign-in works on the dev server and on localhost (vite preview, a local node build) only; on any other host it stops with UntrustedHost (no trusted origin for the ${links}).`,
 			hint: fix
 		});
 	}

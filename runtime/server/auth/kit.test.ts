@@ -570,12 +570,25 @@ describe('getProviders', () => {
 describe('an OAuth provider whose settings are still empty (a fresh .env)', () => {
 	const unconfigured = () => Idp({ issuer: undefined, clientId: undefined, clientSecret: undefined, tenantId: undefined });
 
-	it('is named in one error log at startup, and the rest of the app works', async () => {
-		const auth = SvelteKitAuth(config({ providers: [config().providers[0]!, unconfigured()] }));
-		expect(logger.error).toHaveBeenCalledTimes(1);
-		expect(logger.error.mock.calls[0]![0]).toMatchObject({ type: 'InvalidProvider', message: expect.stringMatching(/"idp" has no clientId and no issuer/) });
+	it('is named in one line, once per process, and the rest of the app works', async () => {
+		const quiet = { error: vi.fn(), warn: vi.fn() };
+		const auth = SvelteKitAuth(config({ logger: quiet, providers: [config().providers[0]!, unconfigured()] }));
+		expect(quiet.error).not.toHaveBeenCalled();
+		expect(quiet.warn.mock.calls).toEqual([[expect.stringMatching(/^InvalidProvider: Provider "idp" has no clientId and no issuer: .*\.env\)\.$/)]]);
+		// A lazy config is resolved on every request: the line is not said again.
+		const lazy = SvelteKitAuth(async () => config({ logger: quiet, providers: [unconfigured()] }));
+		for (let request = 0; request < 3; request++) await lazy.getProviders(fakeEvent('http://localhost/signin').event);
+		SvelteKitAuth(config({ logger: quiet, providers: [unconfigured()] }));
+		expect(quiet.warn).toHaveBeenCalledTimes(1);
 		const { event } = fakeEvent('http://localhost/signin', {}, { providerId: 'credentials', email: 'a@b.c', password: 'right' });
 		expect(await redirectOf(() => auth.signIn(event))).toMatchObject({ status: 303, location: '/' });
+	});
+
+	it('gets no button: getProviders() leaves it out until its keys are set', async () => {
+		const listed = async (...providers: ReturnType<typeof unconfigured>[]) =>
+			(await SvelteKitAuth(config({ providers: [config().providers[0]!, ...providers] })).getProviders(fakeEvent('http://localhost/signin').event)).map(({ id }) => id);
+		expect(await listed(unconfigured())).toEqual(['credentials']);
+		expect(await listed(Idp({ issuer: 'https://idp.example', clientId: 'id', clientSecret: 's', tenantId: undefined }))).toEqual(['credentials', 'idp']);
 	});
 
 	it('a sign-in through it ends on the sign-in page with an error, not a 500', async () => {

@@ -3,7 +3,7 @@ import type { Action, RequestEvent } from '@sveltejs/kit';
 import type { sequence } from '@sveltejs/kit/hooks';
 import type { Session } from '../../auth/types.js';
 import type { Awaitable } from './adapters/types.js';
-import { resolveConfig, type GetConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
+import { resolveConfig, type GetConfig, type ProviderConfig, type ResolvedConfig, type SvelteKitAuthConfig } from './config.js';
 import { CrossSiteRequest } from './errors.js';
 import { appBase, type AppResolve } from './http/app-paths.js';
 import { authPathOf, withAuthHeaders } from './http/auth-pages.js';
@@ -60,6 +60,9 @@ export interface AppProvider {
 	style?: OAuthProviderButtonStyles;
 }
 
+/** Whether `provider` can sign anyone in as configured: it has a flow, and no setting it needs is missing (a fresh `.env`). */
+const canSignIn = (provider: ProviderConfig) => !!provider.flow && !provider.flow.missingSettings?.(provider).length;
+
 /** What {@link SvelteKitAuth} returns: a hook, the form actions, and the provider list. */
 export interface SvelteKitAuthResult {
 	handle: Handle;
@@ -79,7 +82,7 @@ export interface SvelteKitAuthResult {
 	setPassword: Action;
 	/** The action of the page a sign-up's confirmation link opens: confirms the address and signs in (the credentials provider's; `email/verification.ts`). */
 	verifyEmail: Action;
-	/** The providers, for a sign-in page's `load` to draw one button each. */
+	/** The providers that can sign anyone in, for a sign-in page's `load` to draw one button each (one whose keys are still missing is left out). */
 	getProviders(event: RequestEvent): Promise<AppProvider[]>;
 }
 
@@ -191,7 +194,7 @@ export function SvelteKitAuth(
 		const resolved = await getConfig(event);
 		const origin = resolved.origin ?? event.url.origin;
 		const base = appBase(event.url, resolved);
-		return resolved.providers.map((provider) => {
+		return resolved.providers.filter(canSignIn).map((provider) => {
 			// Behind a redirect proxy, the callback URL to register is the proxy's (the flow knows).
 			const callbackBase = provider.flow?.callbackBase?.(provider, resolved) ?? `${origin}${base}${resolved.basePath}`;
 			const { style } = provider as { style?: OAuthProviderButtonStyles };

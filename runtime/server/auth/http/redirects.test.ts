@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { matchesPathPrefix, safeRedirectTarget } from './redirects.js';
+import type { ResolvedConfig } from '../config.js';
+import { UntrustedHost } from '../errors.js';
+import { appOriginOf, matchesPathPrefix, safeRedirectTarget } from './redirects.js';
 
 const origin = 'https://app.example';
 
@@ -93,4 +95,28 @@ describe('matchesPathPrefix under paths.base', () => {
 	])('%s: %s', (pathname, expected) => {
 		expect(matchesPathPrefix(pathname, ['/account'], '/base')).toBe(expected);
 	});
+});
+
+describe('appOriginOf', () => {
+	const untrusted = { origin: undefined, trustHost: false } as ResolvedConfig;
+
+	it('takes AUTH_URL whatever the request says, and the origin of the request when the host is trusted', () => {
+		expect(appOriginOf(new URL('http://attacker.example/signin'), { ...untrusted, origin: 'https://app.example' })).toBe('https://app.example');
+		expect(appOriginOf(new URL('https://app.example/signin'), { ...untrusted, trustHost: true })).toBe('https://app.example');
+	});
+
+	it.each(['http://localhost:4173/signin', 'http://127.0.0.1:4173/signin', 'http://127.1.2.3:3000/', 'http://[::1]:4173/', 'http://LOCALHOST:4173/', 'http://2130706433:4173/'])(
+		'takes the loopback origin of %s without AUTH_URL: vite preview and a local node build work',
+		(url) => {
+			expect(appOriginOf(new URL(url), untrusted)).toBe(new URL(url).origin);
+		}
+	);
+
+	// Host header injection (OWASP WSTG-INPV-17): a forged Host would put an emailed token or an OAuth code on the attacker's site.
+	it.each(['http://attacker.example/signin', 'http://localhost.attacker.example/', 'http://127.0.0.1.nip.io/', 'http://evil.localhost/', 'http://localhost./', 'http://10.0.0.5:4173/', 'http://[::2]/'])(
+		'refuses the untrusted host of %s with UntrustedHost',
+		(url) => {
+			expect(() => appOriginOf(new URL(url), untrusted)).toThrow(UntrustedHost);
+		}
+	);
 });

@@ -4,16 +4,28 @@ import { UntrustedHost } from '../errors.js';
 
 /**
  * This deployment's origin, as the links back to the app name it (OAuth redirect URIs, the
- * redirect proxy's `state`, emailed sign-in links): `AUTH_URL`'s (`url`) when set, else the
- * request's when the host is trusted (`trustHost` / `AUTH_TRUST_HOST`, or the dev server).
- * Never a `Host` header nobody vouched for: an OAuth code or an emailed token would go there.
- * @throws {UntrustedHost} neither `url` nor `trustHost`.
+ * redirect proxy's `state`, emailed sign-in links, the passkeys' relying party): `AUTH_URL`'s
+ * (`url`) when set, else the request's when the host is trusted (`trustHost` / `AUTH_TRUST_HOST`,
+ * the dev server) or is this machine's own loopback name (`localhost`, `127.x.x.x`, `[::1]`:
+ * `vite preview`, a local `node build`). Never another `Host` header nobody vouched for: an OAuth
+ * code or an emailed token would go there (Host header injection, OWASP WSTG-INPV-17). A loopback
+ * link can only reach the machine of whoever opens it, never the sender's.
+ * @throws {UntrustedHost} neither `url` nor `trustHost`, and the host is not a loopback name.
  */
 export function appOriginOf(url: URL, config: ResolvedConfig): string {
-	if (!config.origin && !config.trustHost) {
-		throw new UntrustedHost(`Set AUTH_URL or AUTH_TRUST_HOST=true so that links back to the app can be built (host ${url.host}).`);
-	}
-	return config.origin ?? url.origin;
+	if (config.origin) return config.origin;
+	if (config.trustHost || isLoopbackHost(url.hostname)) return url.origin;
+	throw new UntrustedHost(`Set AUTH_URL or AUTH_TRUST_HOST=true so that links back to the app can be built (host ${url.host}).`);
+}
+
+/**
+ * Whether `hostname` (a parsed URL's: lower case, IPv4 in dotted form, IPv6 in brackets) names
+ * this machine by the names every resolver keeps on it: `localhost`, `127.0.0.0/8`, `[::1]`.
+ * Not `*.localhost` (RFC 6761 §6.3 lets resolvers answer it, but not all keep it local) and not
+ * a DNS name that happens to resolve to 127.0.0.1 (`127.0.0.1.nip.io`).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+	return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 }
 
 /**

@@ -273,8 +273,11 @@ describe('redirect URI origin', () => {
 	it('refuses to start without AUTH_URL or a trusted host → UntrustedHost, no flow started', async () => {
 		const a = auth({}, { trustHost: false });
 		const jar = new Jar();
-		expect(await start(a, jar)).toBe('/signin?error=UntrustedHost&callbackUrl=%2Faccount');
+		const onHost = (host: string) => redirectOf(() => a.signIn(requestEvent(`http://${host}/signin`, jar, { form: { providerId: 'idp', redirectTo: '/account' } }) as never));
+		expect(await onHost('app.example')).toBe('/signin?error=UntrustedHost&callbackUrl=%2Faccount');
 		expect(jar.values.size).toBe(0);
+		// This machine's loopback name is trusted (vite preview): the code can only come back to it.
+		expect(new URL(await onHost('127.0.0.1:4173')).searchParams.get('redirect_uri')).toBe('http://127.0.0.1:4173/auth/callback/idp');
 	});
 
 	it("uses AUTH_URL's origin for the redirect_uri when set", async () => {

@@ -1,6 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import type { ProviderFlow } from '../config.js';
-import { answerOAuthCallback, reportMissingSettings, startOAuthSignIn } from '../signin/oauth.js';
+import { answerOAuthCallback, missingSettings, reportMissingSettings, startOAuthSignIn } from '../signin/oauth.js';
 import { oauth1AuthorizationUrl } from './authorize.js';
 import { finishOAuth1Authorization } from './callback.js';
 import { linkedAccounts } from '../oauth/linked.js';
@@ -21,5 +21,6 @@ export const oauth1Flow: ProviderFlow<OAuth1Config> = {
 		callback: (event, config, provider) => answerOAuthCallback(event, config, provider, () => finishOAuth1Authorization(event, config, provider))
 	},
 	check: reportMissingSettings,
+	missingSettings,
 	account: linkedAccounts
 };

@@ -163,7 +163,7 @@ async function rehash(store: AuthorizeAdapter, account: AdapterAccount, password
 	const unlinkAccount = adapterMethod(store, 'unlinkAccount');
 	const linkAccount = adapterMethod(store, 'linkAccount');
 	if (!unlinkAccount || !linkAccount) return;
-	const logger: Logger = { error: (error) => console.error(error) };
+	const logger: Pick<Logger, 'error'> = { error: (error) => console.error(error) };
 	try {
 		await replacePasswordHash({ unlinkAccount, linkAccount }, account, await hashPassword(password), logger);
 	} catch (err) {
@@ -187,7 +187,7 @@ export interface HashReplacingAdapter {
  * @throws {AdapterError} unlinking or linking failed (from adapter methods wrapped by
  *   `adapterMethod` or `need`), after the old account is linked back.
  */
-export async function replacePasswordHash(adapter: HashReplacingAdapter, account: AdapterAccount, password_hash: string, logger: Logger): Promise<void> {
+export async function replacePasswordHash(adapter: HashReplacingAdapter, account: AdapterAccount, password_hash: string, logger: Pick<Logger, 'error'>): Promise<void> {
 	await replaceAccount(adapter, account, { password_hash }, logger);
 }
 
@@ -197,7 +197,7 @@ export async function replacePasswordHash(adapter: HashReplacingAdapter, account
  * changed); when linking fails, the old one is linked back (a failure of that is logged as
  * {@link AdapterError}) and the error rethrown.
  */
-export async function replaceAccount(adapter: HashReplacingAdapter, account: AdapterAccount, changes: Partial<AdapterAccount>, logger: Logger): Promise<void> {
+export async function replaceAccount(adapter: HashReplacingAdapter, account: AdapterAccount, changes: Partial<AdapterAccount>, logger: Pick<Logger, 'error'>): Promise<void> {
 	const { provider, providerAccountId } = account;
 	await adapter.unlinkAccount({ provider, providerAccountId });
 	try {

@@ -24,7 +24,7 @@ import { completeSignIn, errorType, redirectTarget, signInErrorUrl } from './fin
  * {@link startOAuthSignIn} and {@link answerOAuthCallback}):
  * - `signIn`: discovery, the check values in the flow cookie, 303 to the authorization endpoint;
  * - `routes.callback`: `<base><basePath>/callback/<id>` (GET, or POST for `form_post`), a 303;
- * - `check`: logs `InvalidProvider` for a provider without `clientId` or a way to find its endpoints;
+ * - `check`: warns of a provider without `clientId` or a way to find its endpoints (`missingSettings`);
  * - `callbackBase`: the redirect proxy's URL, when one applies;
  * - `refreshTokens`: the refresh-token grant (RFC 6749 §6), for `refreshAccessToken`.
  * @see create-auth docs/api.md#oauth-2-and-openid-connect
@@ -40,6 +40,7 @@ export const oauthFlow: ProviderFlow<OAuthConfig> = {
 			})
 	},
 	check: reportMissingSettings,
+	missingSettings,
 	callbackBase: (provider, config) => {
 		try {
 			return proxyUrlOf(config, provider);
@@ -152,18 +153,22 @@ async function signInFromCallback(event: RequestEvent, config: ResolvedConfig, p
 	return target ?? `${appBase(event.url, config)}/`;
 }
 
+/** The settings an OAuth provider lacks to sign anyone in: `clientId`, and an `issuer` (or `wellKnown`, or its authorization and token endpoints). */
+export function missingSettings(provider: OAuthConfig): string[] {
+	const located = provider.issuer || provider.wellKnown || (endpointUrl(provider.authorization) && endpointUrl(provider.token));
+	return [...(provider.clientId ? [] : ['clientId']), ...(located ? [] : ['issuer'])];
+}
+
 /**
  * An OAuth provider's `check`: a provider without a client id, or without an issuer or its
- * endpoints, cannot sign anyone in. It does not stop the app (the generated `src/auth.ts`
- * reads them from `.env`, which a fresh checkout may lack): an `InvalidProvider` is logged.
+ * endpoints, cannot sign anyone in. It does not stop the app (the generated `src/auth.ts` reads
+ * them from `.env`, which a fresh checkout may lack): one `InvalidProvider` line is warned, once
+ * per process, and `getProviders()` leaves the provider out until they are set.
  */
 export function reportMissingSettings(provider: OAuthConfig, config: ResolvedConfig): void {
-	const located = provider.issuer || provider.wellKnown || (endpointUrl(provider.authorization) && endpointUrl(provider.token));
-	const missing = [...(provider.clientId ? [] : ['clientId']), ...(located ? [] : ['issuer'])];
+	const missing = missingSettings(provider);
 	if (missing.length === 0) return;
-	config.logger.error(
-		new InvalidProvider(
-			`Provider "${provider.id}" has no ${missing.join(' and no ')}: signing in with it fails until they are set (the generated src/auth.ts reads them from .env).`
-		)
+	config.logger.warn(
+		`InvalidProvider: Provider "${provider.id}" has no ${missing.join(' and no ')}: its sign-in button is hidden until they are set (the generated src/auth.ts reads them from .env).`
 	);
 }

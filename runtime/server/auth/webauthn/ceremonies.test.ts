@@ -6,7 +6,7 @@ import { actionOutcome, Jar, requestEvent } from '../../../test/event.js';
 import { freezeDate } from '../../../test/clock.js';
 import { MemoryAdapter } from '../adapters/memory.js';
 import type { Adapter } from '../adapters/types.js';
-import type { SvelteKitAuthConfig } from '../config.js';
+import { UNTRUSTED_HOST_WARNING, type SvelteKitAuthConfig } from '../config.js';
 import { MissingAdapter, WebAuthnVerificationError } from '../errors.js';
 import { SvelteKitAuth } from '../kit.js';
 import Passkey from '../providers/passkey.js';
@@ -453,6 +453,21 @@ describe('configuration and failures', () => {
 		expect((await optionsOf(fromUrl, new Jar())).body.rpId).toBe('app.example.com');
 		const configured = app({ providers: [Passkey({ relyingParty: { id: 'example.com', name: 'Example', origin: 'https://app.example.com' } })] }).auth;
 		expect((await optionsOf(configured, new Jar(), { action: 'register', email: 'ada@example.com' })).body.rp).toEqual({ id: 'example.com', name: 'Example' });
+	});
+
+	it('works without AUTH_URL on localhost (vite preview); on another host it says what to set in one line, once, and answers JSON', async () => {
+		const quiet = { error: vi.fn(), warn: vi.fn() };
+		const { auth } = app({ trustHost: false, logger: quiet });
+		expect((await optionsOf(auth, new Jar())).body.rpId).toBe('localhost');
+		const optionsOn = async (host: string) => {
+			const response = await auth.handle({ event: requestEvent(`http://${host}/auth/webauthn-options/passkey`, new Jar()), resolve: async () => new Response('the app') });
+			return { status: response.status, body: await response.json() };
+		};
+		for (const host of ['app.example:4173', 'forged-1.example', 'forged-2.example']) {
+			expect(await optionsOn(host)).toEqual({ status: 500, body: { error: 'UntrustedHost', message: 'Passkeys are not set up right on this server.' } });
+		}
+		expect(quiet.error).not.toHaveBeenCalled();
+		expect(quiet.warn.mock.calls).toEqual([[UNTRUSTED_HOST_WARNING]]);
 	});
 
 	it('answers options with 503 JSON while the store is down, logging the cause', async () => {
