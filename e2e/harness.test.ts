@@ -228,3 +228,11 @@ console.log(JSON.stringify({
 		expect(withOptions.env.NODE_OPTIONS).toMatch(/^--max-old-space-size=512 --import=file:\/\/.*\/clock-preload\.js$/);
 	});
 });
+
+describe('cleanEnv', () => {
+	it("leaves out vitest's NODE_ENV=test, so an app is built and served as a user's shell does: a production build, not a development one", () => {
+		expect(process.env.NODE_ENV).toBe('test');
+		expect(cleanEnv().NODE_ENV).toBeUndefined();
+		expect(cleanEnv({ NODE_ENV: 'production' }).NODE_ENV).toBe('production');
+	});
+});

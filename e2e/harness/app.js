@@ -61,7 +61,9 @@ const createdApps = new Set();
 /**
  * The environment children get: ours, minus what `npm run`/`npm test` injects (`npm_*`,
  * `INIT_CWD`), so that an app's own npm and the CLI's package-manager detection behave as in
- * a user's shell; plus `prefer-offline` for npm and pnpm (an install takes what the machine's
+ * a user's shell, and minus the `NODE_ENV=test` vitest sets in its process: a `vite build` with
+ * it is a development build (esm-env's `DEV`, so `$app/environment`'s `dev` is true and the
+ * generated `src/auth.ts` trusts any host), never what a user's `npm run build` makes; plus `prefer-offline` for npm and pnpm (an install takes what the machine's
  * package cache holds without asking the registry whether it is still current, and fetches only
  * what is missing: 4 s instead of 7.7 s for kit2-ts); plus prebuild-install's local folder
  * (./prebuilds.js); plus `extra`.
@@ -72,7 +74,7 @@ export function cleanEnv(extra = {}) {
 	/** @type {NodeJS.ProcessEnv} */
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (/^npm_/i.test(key) || key === 'INIT_CWD') continue;
+		if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE_ENV') continue;
 		env[key] = value;
 	}
 	env.npm_config_prefer_offline = 'true';

@@ -169,6 +169,6 @@ export function reportMissingSettings(provider: OAuthConfig, config: ResolvedCon
 	const missing = missingSettings(provider);
 	if (missing.length === 0) return;
 	config.logger.warn(
-		`InvalidProvider: Provider "${provider.id}" has no ${missing.join(' and no ')}: its sign-in button is hidden until they are set (the generated src/auth.ts reads them from .env).`
+		`InvalidProvider: Provider "${provider.id}" has no ${missing.join(' and no ')}: its sign-in button is hidden until ${missing.length === 1 ? 'it is' : 'they are'} set (the generated src/auth.ts reads them from .env).`
 	);
 }
