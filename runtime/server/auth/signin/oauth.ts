@@ -1,7 +1,7 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import { redirect, type RequestEvent } from '@sveltejs/kit';
 import type { ProviderFlow, ResolvedConfig } from '../config.js';
-import { AccessDenied, InvalidProvider, OAuthCallbackError, OAuthSignInError, UntrustedHost } from '../errors.js';
+import { AccessDenied, OAuthCallbackError, OAuthSignInError, UntrustedHost } from '../errors.js';
 import { appBase } from '../http/app-paths.js';
 import { seeOther } from '../http/see-other.js';
 import { userForAccount } from '../oauth/accounts.js';
