@@ -101,7 +101,7 @@ export function basePathFlows(app: () => BasePathApp): void {
 		const page = await freshPage(browser);
 		await page.goto(`${url()}/signup`);
 		await submitCredentials(page, 'Create account', email);
-		await page.waitForURL((target) => target.pathname === `${base}/`);
+		await page.waitForURL((target) => target.pathname === `${base}/account`);
 		await page.context().clearCookies();
 		await page.goto(`${url()}/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
 		await submitCredentials(page, 'Sign in', email);
@@ -115,7 +115,7 @@ export function basePathFlows(app: () => BasePathApp): void {
 		const signedUp = await freshPage(browser);
 		await signedUp.goto(`${url()}/signup`);
 		await submitCredentials(signedUp, 'Create account', email);
-		await signedUp.waitForURL((target) => target.pathname === `${base}/`);
+		await signedUp.waitForURL((target) => target.pathname === `${base}/account`);
 
 		const page = await freshPage(browser);
 		await page.goto(`${url()}/signin`);

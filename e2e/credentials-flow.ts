@@ -34,11 +34,11 @@ export async function submitCredentials(page: Page, button: string, email = EMAI
 	await form.getByRole('button', { name: button, exact: true }).click();
 }
 
-/** Creates an account for `email` on the `/signup` page of the app at `url`; returns once the page is signed in at `/`. */
+/** Creates an account for `email` on the `/signup` page of the app at `url`; returns once the page is signed in on `/account`, where a sign-up with no page to go back to lands. */
 export async function signUpAt(page: Page, url: string, email: string): Promise<void> {
 	await page.goto(`${url}/signup`);
 	await submitCredentials(page, 'Create account', email);
-	await page.waitForURL((target) => target.pathname === '/');
+	await page.waitForURL((target) => target.pathname === '/account');
 }
 
 /** A page in a fresh browser context (no cookies); closed with the context. */

@@ -119,8 +119,7 @@ export function defenceFlows(app: () => Pick<CredentialsApp, 'server' | 'browser
 		const email = 'csp@example.com';
 		await page.goto(`${url}/signup`);
 		await submitCredentials(page, 'Create account', email);
-		await page.waitForURL((target) => target.pathname === '/');
-		await page.goto(`${url}/account`);
+		await page.waitForURL((target) => target.pathname === '/account');
 		await expect.poll(() => page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
 		await page.getByRole('button', { name: 'Sign out' }).click();
 		await page.waitForURL((target) => target.pathname === '/');

@@ -166,9 +166,9 @@ describe('an existing app with its own hook, layout load, Prettier and Drizzle, 
 
 		const signup = await page.goto(`${url}/signup`);
 		expect(signup?.headers()['x-app-hook']).toBe('ran');
-		// Sign-up signs the new user in at once.
+		// Sign-up signs the new user in at once, on the account page.
 		await fill('Create account');
-		await page.waitForURL((target) => target.pathname === '/');
+		await page.waitForURL((target) => target.pathname === '/account');
 		expect(count('auth_sessions')).toBe(1);
 
 		const signedIn = await page.goto(`${url}/about`);

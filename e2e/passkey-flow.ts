@@ -88,7 +88,7 @@ async function signUpWithPasskey(page: Page, url: string, email: string): Promis
 	await open(page, `${url}/signup`);
 	await page.getByLabel('Email').fill(email);
 	await page.getByRole('button', { name: 'Sign up with a passkey' }).click();
-	await page.waitForURL((target) => target.pathname === '/');
+	await page.waitForURL((target) => target.pathname === '/account');
 }
 
 /** Registers the flows as tests of the enclosing `describe`. */

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * What depends on the Node version, and so runs under every Node create-auth supports, where the
- * rest of the suite runs under the active LTS only (README, "Node versions"). `scripts/ci-node.js`
+ * rest of the suite runs under the active LTS only (docs/compatibility.md, the "Node versions tested" row). `scripts/ci-node.js`
  * runs these under Node 20 and 22 on every CI run; `scripts/node-dependent.test.js` keeps the
  * list true (every file exists and is in the project named).
  *

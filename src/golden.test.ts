@@ -112,6 +112,11 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 		why: 'issue 31, the account page as security center: its load returns listSignInMethods(event) and listSessions(event); its actions change the address by an emailed link, remove or rename a sign-in method, set a password, end one session or every other one, delete the account (after a recent sign-in for the changes); the page lists how and where the user is signed in'
 	},
 	{
+		file: /^src\/routes\/signup\/\+page\.svelte$/,
+		apps: /./,
+		why: 'issue 47, a quiet first run: a sign-up with no page to go back to lands on the account page, which shows who is signed in, not on the app’s home'
+	},
+	{
 		file: /^src\/authorization\.(ts|js)$/,
 		apps: /./,
 		why: 'issue 30, per-request cost: matchesRequestPath is synchronous (the base path needs no config), so the guard calls it without await and a request outside the protected prefixes costs no promise there'

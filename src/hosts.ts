@@ -4,7 +4,7 @@ import { resolveAnswers, type Answers, type RateLimitStoreId } from './answers.j
 /**
  * Where a SvelteKit app runs, as its SvelteKit adapter says: what create-auth's defaults and
  * `doctor` need to know of the host.
- * @see README.md, "Where it runs"
+ * @see docs/compatibility.md, "Where it runs"
  */
 export interface Host {
 	/** The SvelteKit adapter package that builds for it. */

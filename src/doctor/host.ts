@@ -11,7 +11,7 @@ import type { Check } from './check.js';
  * - `host-rate-limit`: warn when rate limits count in memory: each new instance starts from zero,
  *   so guessing passwords is barely limited.
  * Both ok otherwise; no check elsewhere.
- * @see README.md, "Where it runs"
+ * @see docs/compatibility.md, "Where it runs"
  */
 export function hostChecks(input: { answers: Answers; host?: Host }): Check[] {
 	const { host } = input;
@@ -23,7 +23,7 @@ export function hostChecks(input: { answers: Answers; host?: Host }): Check[] {
 				id: 'host-storage',
 				status: 'warn',
 				message: `The ${answers.adapter} adapter keeps users in a file (${adapter.file.key}), and on ${host.name} each function instance has its own short-lived disk: sign-ups are lost and sessions end when an instance goes.`,
-				hint: 'Use a database server there: PostgreSQL or MySQL (README, "Where it runs").'
+				hint: 'Use a database server there: PostgreSQL or MySQL (docs/compatibility.md of create-auth, "Where it runs").'
 			}
 		: { id: 'host-storage', status: 'ok', message: `Users live in ${answers.adapter}'s database, which outlasts ${host.name}'s function instances.` };
 	const rateLimit: Check =
