@@ -242,7 +242,7 @@ for (const { fixture, providers, ext } of FIXTURES) {
 				const earlierEmail = `earlier-${Date.now()}@example.com`;
 				beforeAll(async () => {
 					// From a client address of its own: the flows above used up 127.0.0.1's sign-ups for the hour.
-					expect((await postForm(`${server!.url}/signup`, { email: earlierEmail, password: PASSWORD }, '127.0.0.68')).location).toBe('/');
+					expect((await postForm(`${server!.url}/signup`, { email: earlierEmail, password: PASSWORD }, '127.0.0.68')).location).toBe('/account');
 					const verifying = await prepared.get('verifying')!;
 					await server!.stop();
 					server = await start(verifying.appDir, { mode: 'preview', env: toolchain.env, port: idp?.port });

@@ -56,7 +56,7 @@ export function lockoutFlows(app: () => { server: Server }): void {
 		const { url } = app().server;
 		const email = `lockout-${Date.now()}@example.com`;
 		const password = 'lighthouse quietly hums at dawn 7';
-		expect((await postForm(`${url}/signup`, { email, password }, OWNER)).location).toBe('/');
+		expect((await postForm(`${url}/signup`, { email, password }, OWNER)).location).toBe('/account');
 
 		const answers: Answer[] = [];
 		for (let i = 0; i < 20; i++) answers.push(await postForm(`${url}/signin`, { providerId: 'credentials', email, password: `guess number ${i}` }, ATTACKER));

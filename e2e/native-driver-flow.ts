@@ -86,7 +86,7 @@ export function nativeDriverFlows(app: () => { appDir: string; port: number }): 
 			expect(await driverCheck(appDir)).toMatchObject({ status: 'ok', message: "The sqlite adapter's driver is installed and loads (better-sqlite3)." });
 			server = await start(appDir, { mode: 'preview', env: toolchain.env, port });
 			const answer = await postForm(`${server.url}/signup`, { email: `abi-${Date.now()}-fixed@example.com`, password: 'correct horse battery' }, SIGN_UP_CLIENT);
-			expect(answer).toMatchObject({ status: 303, location: '/' });
+			expect(answer).toMatchObject({ status: 303, location: '/account' });
 		} finally {
 			await server?.stop();
 		}

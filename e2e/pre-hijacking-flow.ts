@@ -54,7 +54,7 @@ const OWNER_CLIENT = '127.0.0.67';
  */
 async function attackerSignsUp(page: Page, server: string, url: string, email: string): Promise<void> {
 	const answer = await postForm(`${server}/signup`, { email, password: ATTACKER_PASSWORD }, ATTACKER_CLIENT);
-	expect(answer.location).toBe('/');
+	expect(answer.location).toBe('/account');
 	const session = answer.cookiePairs.filter((pair) => pair.startsWith('auth.session-token'));
 	expect(session).not.toEqual([]);
 	await page.context().addCookies(session.map((pair) => ({ name: pair.split('=')[0]!, value: pair.slice(pair.indexOf('=') + 1), url })));

@@ -46,7 +46,7 @@ async function useAdapter(appDir: string, adapter: string): Promise<void> {
 async function signUpThrough(url: string, client: string): Promise<{ email: string; account: Response }> {
 	const email = `fn-${Date.now()}-${client.split('.').at(-1)}@example.com`;
 	const signedUp = await postForm(`${url}/signup`, { email, password: 'correct horse battery' }, client);
-	expect(signedUp).toMatchObject({ status: 303, location: '/' });
+	expect(signedUp).toMatchObject({ status: 303, location: '/account' });
 	const account = await fetch(`${url}/account`, { headers: { cookie: signedUp.cookiePairs.join('; ') }, redirect: 'manual' });
 	return { email, account };
 }

@@ -75,7 +75,7 @@ const SIGN_UP_CLIENT = '127.0.0.70';
 async function twoDevices(app: SessionsApp, prefix: string): Promise<{ email: string; laptop: Page; phone: Page }> {
 	const email = `${prefix}-${Date.now()}@example.com`;
 	const signedUp = await postForm(`${app.server.url}/signup`, { email, password: PASSWORD }, SIGN_UP_CLIENT);
-	expect(signedUp.location).toBe('/');
+	expect(signedUp.location).toBe('/account');
 	// The sign-up's own session (an HTTP client's, no device of the user's) ends: the page lists the two browsers.
 	const signOut = await fetch(`${app.server.url}/signout`, {
 		method: 'POST',

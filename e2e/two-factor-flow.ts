@@ -44,7 +44,7 @@ const sectionOf = (page: Page) => page.getByRole('region', { name: 'Two-factor a
  */
 async function enrolled(app: TwoFactorApp, page: Page, url: string, prefix: string): Promise<{ email: string; key: string; recoveryCodes: string[] }> {
 	const email = `${prefix}-${Date.now()}@example.com`;
-	expect((await postForm(`${app.server.url}/signup`, { email, password: PASSWORD }, SIGN_UP_CLIENT)).location).toBe('/');
+	expect((await postForm(`${app.server.url}/signup`, { email, password: PASSWORD }, SIGN_UP_CLIENT)).location).toBe('/account');
 	await page.goto(`${url}/signin?callbackUrl=/account`);
 	await submitCredentials(page, 'Sign in', email, PASSWORD);
 	await page.waitForURL((target) => target.pathname === '/account');

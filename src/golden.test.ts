@@ -113,8 +113,8 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 	},
 	{
 		file: /^src\/routes\/signup\/\+page\.svelte$/,
-		apps: /./,
-		why: 'issue 47, a quiet first run: a sign-up with no page to go back to lands on the account page, which shows who is signed in, not on the app’s home'
+		apps: /^\S+ \S*passkey\S* /,
+		why: 'issue 47, a quiet first run: a passkey sign-up with no page to go back to lands on the account page, which shows who is signed in, not on the app’s home (a password sign-up gets it from the server)'
 	},
 	{
 		file: /^src\/authorization\.(ts|js)$/,

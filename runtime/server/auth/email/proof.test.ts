@@ -61,7 +61,7 @@ async function whoIs(auth: Auth, jar: Jar): Promise<string | null> {
 async function preHijack(auth: Auth): Promise<Jar> {
 	const jar = new Jar();
 	const done = await actionOutcome(auth.signUp, requestEvent('http://localhost/signup', jar, { form: { email: VICTIM, password: ATTACKER_PASSWORD } }));
-	expect(done.redirect).toBe('/');
+	expect(done.redirect).toBe('/account');
 	return jar;
 }
 

@@ -77,7 +77,7 @@ describe('sign-up with passwords.requireEmailVerification', () => {
 		const { auth, adapter } = app({ passwords: {} });
 		const create = vi.spyOn(adapter, 'createVerificationToken');
 		const done = await signUp(auth, 'ada@example.com');
-		expect(done.redirect).toBe('/');
+		expect(done.redirect).toBe('/account');
 		expect(sessionCookie(done.jar)).toBeTruthy();
 		expect(create).not.toHaveBeenCalled();
 		expect((await signIn(auth, 'ada@example.com')).redirect).toBe('/');
@@ -157,7 +157,7 @@ describe('following the confirmation link', () => {
 		const link = await signUpForLink(auth, 'ada@example.com');
 		freezeDate('2026-03-01T11:00:00Z');
 		const done = await confirm(auth, link);
-		expect(done.redirect).toBe('/');
+		expect(done.redirect).toBe('/account');
 		expect(sessionCookie(done.jar)).toBeTruthy();
 		expect((await adapter.getUserByEmail!('ada@example.com'))?.emailVerified).toEqual(new Date('2026-03-01T11:00:00Z'));
 		expect((await signIn(auth, 'ada@example.com')).redirect).toBe('/');
@@ -189,7 +189,7 @@ describe('following the confirmation link', () => {
 		}
 		expect((await adapter.getUserByEmail!('ada@example.com'))?.emailVerified).toBeNull();
 		expect((await signIn(auth, 'ada@example.com')).redirect).toBe('/signin?error=CredentialsSignin&code=EmailNotVerified');
-		expect((await confirm(auth, link)).redirect).toBe('/');
+		expect((await confirm(auth, link)).redirect).toBe('/account');
 	});
 
 	/** Tokens of other flows for the same address, stored as they would be. */

@@ -43,10 +43,10 @@ describe('the signUp action', () => {
 	});
 
 	it.each([
-		['no target', {}, 'http://localhost/signup', '/'],
+		['no target: the account page, which shows who is signed in', {}, 'http://localhost/signup', '/account'],
 		["the page's ?callbackUrl=", {}, 'http://localhost/signup?callbackUrl=%2Fdocs', '/docs'],
 		['another origin', { redirectTo: 'https://evil.example/' }, 'http://localhost/signup', '/']
-	])('goes to / or a same-origin path: %s', async (_, extra, page, location) => {
+	])('goes to the account page, a same-origin path or /: %s', async (_, extra, page, location) => {
 		expect((await signUp(app().auth, { ...NEW, ...extra }, page)).redirect).toBe(location);
 	});
 
@@ -86,7 +86,7 @@ describe('the signUp action', () => {
 		const third = await signUp(auth, { ...NEW, email: 'three@example.com' });
 		expect(third).toMatchObject({ status: 429, data: { error: 'RateLimited', message: 'Too many attempts. Try again in 60 minutes.' } });
 		expect(third.headers).toEqual({ 'retry-after': '3600' });
-		expect((await signUp(auth, { ...NEW, email: 'three@example.com' }, undefined, '198.51.100.3')).redirect).toBe('/');
+		expect((await signUp(auth, { ...NEW, email: 'three@example.com' }, undefined, '198.51.100.3')).redirect).toBe('/account');
 	});
 
 	it('answers 503 with the message when the adapter is down', async () => {

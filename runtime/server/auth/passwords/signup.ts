@@ -5,6 +5,7 @@ import type { ResolvedConfig } from '../config.js';
 import { normalizeEmail } from '../email/address.js';
 import { sendEmailVerification } from '../email/verification.js';
 import { MissingAdapter } from '../errors.js';
+import { appBase } from '../http/app-paths.js';
 import { callbackUrlOf, clientAddress, formText, readForm, refusedAttempt } from '../http/form.js';
 import { passwordAccount, registerWithPassword, type RegisterAdapter } from './accounts.js';
 import { countAttempt } from '../limits/rate-limit.js';
@@ -17,7 +18,8 @@ export type VerificationSent = { verificationSent: true; email: string };
 /**
  * The `signUp` form action of the `/signup` page: creates a user with an email and a password
  * ({@link registerWithPassword}), signs them in at once and sends them on with a 303 to the
- * validated `redirectTo` / `callbackUrl` (or `/`), as a sign-in would.
+ * validated `redirectTo` / `callbackUrl`, as a sign-in would; without one, to the account page
+ * (`pages.account` under the base), which shows who is signed in.
  *
  * Form fields: `email`, `password`, `redirectTo` (or `?callbackUrl=` on the page). Refusals
  * answer the page with `form` = `{ email, message }` (the message is safe to show): 400 for the
@@ -40,7 +42,7 @@ export async function signUpAction(event: RequestEvent, config: ResolvedConfig):
 	}
 	const form = await readForm(event.request);
 	const email = formText(form.get('email')) ?? '';
-	const callbackUrl = callbackUrlOf(event, form);
+	const callbackUrl = callbackUrlOf(event, form) ?? `${appBase(event.url, config)}${config.pages.account}`;
 	let user: AdapterUser;
 	try {
 		const limits = config.rateLimits;
