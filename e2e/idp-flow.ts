@@ -31,8 +31,8 @@ export interface AppIdp {
 
 /**
  * Starts a dev IdP whose one client is the app to be served on a port chosen now, and fills the
- * app's `.env` with that client (the `AUTH_IDP_*` keys create-auth left empty) and `AUTH_URL`
- * (a preview server is not `dev`, so the app trusts no Host header).
+ * app's `.env` with that client (the `AUTH_IDP_*` keys create-auth left empty) and `AUTH_URL`,
+ * so that the redirect URI is the one registered whether the browser opens 127.0.0.1 or localhost.
  * @param base the app's `paths.base` (`''` or `/base`): the one callback URL registered is under it
  */
 export async function startIdpFor(appDir: string, base = ''): Promise<AppIdp> {

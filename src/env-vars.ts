@@ -61,12 +61,12 @@ export function authEnvVars(answers: Answers, authSecret: string, databaseUrl?: 
 		},
 		{
 			key: 'AUTH_TRUST_HOST',
-			description: 'Set to true behind a proxy or on a host you set up yourself, to trust the Host header.',
+			description: 'true trusts the Host header (behind a proxy that sets it). Not needed on localhost: the dev server, vite preview.',
 			example: ''
 		},
 		{
 			key: 'AUTH_URL',
-			description: 'The public URL of the app, when requests reach it on another origin (behind a proxy).',
+			description: "The app's public URL (https://app.example.com) in production: OAuth redirects, emailed links and passkeys are built on it. Not needed on localhost.",
 			example: ''
 		},
 		...featureEnvVars(answers)

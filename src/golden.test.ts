@@ -112,6 +112,11 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 		why: 'issue 31, the account page as security center: its load returns listSignInMethods(event) and listSessions(event); its actions change the address by an emailed link, remove or rename a sign-in method, set a password, end one session or every other one, delete the account (after a recent sign-in for the changes); the page lists how and where the user is signed in'
 	},
 	{
+		file: /^(\.env\.example|src\/env\.(ts|js))$/,
+		apps: /./,
+		why: 'issue 47, vite preview works: AUTH_URL and AUTH_TRUST_HOST (in .env.example, and in src/env where SvelteKit 3 declares them) say what production needs them for, and that localhost (the dev server, vite preview) needs neither'
+	},
+	{
 		file: /^src\/routes\/signup\/\+page\.svelte$/,
 		apps: /^\S+ \S*passkey\S* /,
 		why: 'issue 47, a quiet first run: a passkey sign-up with no page to go back to lands on the account page, which shows who is signed in, not on the app’s home (a password sign-up gets it from the server)'
