@@ -113,7 +113,7 @@ describe('doctor', () => {
 		beforeEach(async () => {
 			writeApp({
 				'package.json': packageJson,
-				'.env': `AUTH_SECRET=${'s'.repeat(43)}\n`,
+				'.env': `AUTH_SECRET=${'s'.repeat(43)}\nAUTH_URL=https://app.example.com\n`,
 				[MANIFEST_PATH]: manifest({ version: (await loadToolPackage()).version }),
 				'src/lib/server/auth/kit.ts': 'kit\n',
 				'node_modules/better-sqlite3/package.json': '{"name":"better-sqlite3","main":"index.js"}',

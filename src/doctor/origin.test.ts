@@ -50,16 +50,21 @@ describe('originChecks', () => {
 		const checks = run({}, ['credentials', 'email']);
 		expect(checks['trusted-origin']).toMatchObject({
 			status: 'warn',
-			message: expect.stringContaining('email sign-in works on the dev server and on localhost (vite preview, a local node build) only'),
+			message: expect.stringContaining('password reset and email sign-in work on the dev server and on localhost (vite preview, a local node build) only; on any other host they stop'),
 			hint: expect.stringMatching(/AUTH_URL.*AUTH_TRUST_HOST=true/)
 		});
-		expect(checks['trusted-origin']!.message).toContain('no trusted origin for the email sign-in links');
+		expect(checks['trusted-origin']!.message).toContain('no trusted origin for the password-reset and confirmation links and email sign-in links');
 		expect(run({ AUTH_URL: 'https://app.example.com' }, ['email'])['trusted-origin']?.message).toBe("email sign-in links are built on AUTH_URL's origin, https://app.example.com.");
 		expect(checks['callback-url:email']).toBeUndefined();
 	});
 
-	it('has no origin checks beyond auth-url without an OAuth or email provider', () => {
-		expect(Object.keys(run({}, ['credentials']))).toEqual(['auth-url']);
+	it("checks it for password-reset links and the passkeys' relying party, which production builds on it too", () => {
+		expect(run({}, ['credentials'])['trusted-origin']).toMatchObject({
+			status: 'warn',
+			message: expect.stringContaining('password reset works on the dev server and on localhost (vite preview, a local node build) only; on any other host it stops with UntrustedHost')
+		});
+		expect(run({}, ['passkey'])['trusted-origin']?.message).toContain("passkey sign-in works on the dev server and on localhost (vite preview, a local node build) only; on any other host it stops with UntrustedHost (no trusted origin for the passkeys' relying party)");
+		expect(run({ AUTH_URL: 'https://app.example.com' }, ['credentials'])['trusted-origin']).toMatchObject({ status: 'ok' });
 	});
 
 	it('gives each OAuth provider its callback URL on the dev server, with a production hint', () => {

@@ -20,14 +20,16 @@ function authUrlOrigin(value: string | undefined): string | undefined {
 
 /**
  * `auth-url` (error: set but not an absolute http(s) URL; the runtime throws InvalidUrl on a
- * relative one); for apps with an OAuth or email provider `trusted-origin` (their redirect URIs
- * and emailed links are built on it), and one `callback-url:<provider id>` per OAuth provider.
+ * relative one); for apps whose providers build links on the trusted origin (their descriptors'
+ * `trustedOrigin`: OAuth redirect URIs, emailed sign-in, password-reset and confirmation links,
+ * the passkeys' relying party) `trusted-origin`, and one `callback-url:<provider id>` per OAuth
+ * provider.
  *
  * `trusted-origin` warns when neither AUTH_URL nor AUTH_TRUST_HOST=true is set on a
  * self-hosted app (adapter-node, adapter-auto): outside the dev server and loopback hosts
  * (`vite preview` and `node build` on localhost work) the runtime has no origin it may build
- * redirect URIs on and stops sign-in with UntrustedHost. On a platform adapter the variable belongs in the platform's settings, which
- * doctor cannot see: the reminder is an `ok`. Any AUTH_TRUST_HOST other than `true` is a warn:
+ * those on, and stops them with UntrustedHost. On a platform adapter the variable belongs in
+ * the platform's settings, which doctor cannot see: the reminder is an `ok`. Any AUTH_TRUST_HOST other than `true` is a warn:
  * the generated `src/auth.ts` compares it with `'true'` exactly.
  *
  * `callback-url:<id>` is always `ok`; its message carries the URL to register at the provider:
@@ -63,6 +65,8 @@ export function originChecks(input: { answers: Answers; env: EnvSources; depende
 	if (uses.length === 0) return checks;
 	const links = uses.map((use) => use.links).join(' and ');
 	const flows = uses.map((use) => use.flow).join(' and ');
+	// One flow stops, or several stop.
+	const s = uses.length === 1 ? 's' : '';
 
 	const trustHost = lookupEnv(input.env, 'AUTH_TRUST_HOST');
 	const target = deployTarget(input.dependencies);
@@ -76,20 +80,20 @@ export function originChecks(input: { answers: Answers; env: EnvSources; depende
 		checks.push({
 			id: 'trusted-origin',
 			status: 'warn',
-			message: `AUTH_TRUST_HOST is ${JSON.stringify(trustHost.value)} (from ${trustHost.source}): only the exact value true trusts the host, so ${flows} sign-in outside the dev server stops with UntrustedHost.`,
+			message: `AUTH_TRUST_HOST is ${JSON.stringify(trustHost.value)} (from ${trustHost.source}): only the exact value true trusts the host, so ${flows} outside the dev server and localhost stop${s} with UntrustedHost.`,
 			hint: fix
 		});
 	} else if (target.kind === 'platform') {
 		checks.push({
 			id: 'trusted-origin',
 			status: 'ok',
-			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set here: set AUTH_URL to your deployment's URL in the settings of your platform (${target.adapter}), or ${flows} sign-in stops with UntrustedHost there.`
+			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set here: set AUTH_URL to your deployment's URL in the settings of your platform (${target.adapter}), or ${flows} stop${s} with UntrustedHost there.`
 		});
 	} else {
 		checks.push({
 			id: 'trusted-origin',
 			status: 'warn',
-			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set: ${flows} sign-in works on the dev server and on localhost (vite preview, a local node build) only; on any other host it stops with UntrustedHost (no trusted origin for the ${links}).`,
+			message: `Neither AUTH_URL nor AUTH_TRUST_HOST is set: ${flows} work${s} on the dev server and on localhost (vite preview, a local node build) only; on any other host ${uses.length === 1 ? 'it stops' : 'they stop'} with UntrustedHost (no trusted origin for the ${links}).`,
 			hint: fix
 		});
 	}

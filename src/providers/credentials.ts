@@ -13,6 +13,7 @@ export const credentials: ProviderScaffold = {
 	label: 'Email and password',
 	hint: 'sign-up page, scrypt-hashed passwords in your database',
 	type: 'credentials',
+	trustedOrigin: { links: 'password-reset and confirmation links', flow: 'password reset' },
 	imports: [
 		{ names: '{ authorizeWithPassword }', module: 'server/auth/passwords' },
 		{ names: 'Credentials', module: 'server/auth/providers/credentials' },

@@ -22,7 +22,7 @@ export const email: ProviderScaffold = {
 	env: MAIL_ENV,
 	routes: ['signin/email/+page.server.ts', 'signin/email/+page.svelte', 'signin/verify-request/+page.svelte'],
 	exports: ['emailLink'],
-	trustedOrigin: { links: 'email sign-in links', flow: 'email' },
+	trustedOrigin: { links: 'email sign-in links', flow: 'email sign-in' },
 	sections: ['signin/link-messages', 'signin/fields'],
 	emailField: true,
 	dependencies: ['nodemailer'],

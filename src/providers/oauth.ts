@@ -14,7 +14,7 @@ export function oauthProvider(fields: OAuthProviderFields): ProviderScaffold {
 		...fields,
 		type: 'oauth',
 		exports: ['getProviders'],
-		trustedOrigin: { links: 'OAuth redirect URIs', flow: 'OAuth', callback: true },
+		trustedOrigin: { links: 'OAuth redirect URIs', flow: 'OAuth sign-in', callback: true },
 		nextSteps: (base) => [
 			`${fields.label}: fill ${fields.env.map(({ key }) => key).join(', ')} in .env and register the callback URL http://localhost:5173${base}/auth/callback/${fields.id}.`,
 			...(fields.tryLocally ? [`  ${fields.tryLocally}`] : [])

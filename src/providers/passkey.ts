@@ -10,6 +10,8 @@ export const passkey: ProviderScaffold = {
 	label: 'Passkey',
 	hint: 'Face ID, Touch ID, Windows Hello, a phone or a security key (WebAuthn)',
 	type: 'webauthn',
+	// Its relying party is the trusted origin's hostname, unless src/auth.ts sets one.
+	trustedOrigin: { links: "passkeys' relying party", flow: 'passkey sign-in' },
 	imports: [{ names: 'Passkey', module: 'server/auth/providers/passkey' }],
 	env: [],
 	routes: ['signup/+page.svelte'],

@@ -100,7 +100,7 @@ export interface Descriptor {
 	/**
 	 * What it builds on the app's trusted origin (`AUTH_URL`, or the request's host with
 	 * `AUTH_TRUST_HOST`), for `doctor`'s `trusted-origin` check: `links` names them
-	 * (`OAuth redirect URIs`), `flow` the sign-in that stops without one (`OAuth`); `callback`:
+	 * (`OAuth redirect URIs`), `flow` what stops without one (`OAuth sign-in`); `callback`:
 	 * the app registers `<origin><base>/auth/callback/<id>` with the provider (`callback-url:<id>`).
 	 */
 	trustedOrigin?: { links: string; flow: string; callback?: true };
