@@ -167,6 +167,9 @@ describe('create-auth (the binary)', { timeout: 30_000 }, () => {
 		expect(JSON.parse(oauthFiles['package.json']!).dependencies.nodemailer).toBeUndefined();
 		expect(oauthFiles['.env']).not.toContain('EMAIL_SERVER');
 		expect(oauthFiles['src/routes/signin/+page.svelte']).not.toContain('Sign in with Email');
+		// With no form of its own, the page says so while every button is hidden (keys still empty); with one, it never needs to.
+		expect(oauthFiles['src/routes/signin/+page.svelte']).toContain('Sign-in is not set up yet.');
+		expect(files['src/routes/signin/+page.svelte']).not.toContain('Sign-in is not set up yet.');
 		expect(oauthFiles['src/routes/signin/forgot-password/+page.svelte']).toBeUndefined();
 	});
 
