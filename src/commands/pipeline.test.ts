@@ -68,6 +68,13 @@ describe('writtenLines', () => {
 		expect(writtenLines([...runtime(40), op('src/auth.ts')], 'src/lib', true)).toEqual([...runtime(40), op('src/auth.ts')].map(({ path }) => `  + ${path}`));
 	});
 
+	it('names pages added below an existing page by where they are (add-provider email)', () => {
+		expect(writtenLines([...page('/signin/email'), op('src/routes/signin/verify-request/+page.svelte'), op('src/routes/signin/+page.svelte', 'old')], 'src/lib')).toEqual([
+			'  + pages: 2 pages below /signin (3 files)',
+			'  ~ pages: /signin (1 file)'
+		]);
+	});
+
 	it('takes the runtime where the app keeps its lib folder', () => {
 		expect(writtenLines(runtime(10, 'app/lib/server/auth'), 'app/lib')).toEqual(['  + runtime: app/lib/server/auth/ (10 files)']);
 	});

@@ -230,7 +230,10 @@ function routeOf(file: string): string | undefined {
 	return match ? (match[1] ?? '/') : undefined;
 }
 
-/** `routes` by their first segment: `/signin` with the pages below it as `/signin and 5 pages below it`, in the order first met. */
+/**
+ * `routes` by their first segment, in the order first met: `/signin` with the pages below it as
+ * `/signin and 5 pages below it`; pages below a segment that is no page here as `2 pages below /signin`.
+ */
 function topRoutes(routes: readonly string[]): string[] {
 	const below = new Map<string, Set<string>>();
 	for (const route of routes) {
@@ -240,7 +243,8 @@ function topRoutes(routes: readonly string[]): string[] {
 	return [...below].map(([top, all]) => {
 		const deeper = [...all].filter((route) => route !== top).length;
 		if (deeper === 0) return top;
-		return `${all.has(top) ? top : `${top}/…`} and ${deeper} ${deeper === 1 ? 'page' : 'pages'} below it`;
+		const pages = `${deeper} ${deeper === 1 ? 'page' : 'pages'}`;
+		return all.has(top) ? `${top} and ${pages} below it` : `${pages} below ${top}`;
 	});
 }
 
