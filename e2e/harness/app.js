@@ -63,7 +63,8 @@ const createdApps = new Set();
  * `INIT_CWD`), so that an app's own npm and the CLI's package-manager detection behave as in
  * a user's shell, and minus the `NODE_ENV=test` vitest sets in its process: a `vite build` with
  * it is a development build (esm-env's `DEV`, so `$app/environment`'s `dev` is true and the
- * generated `src/auth.ts` trusts any host), never what a user's `npm run build` makes; plus `prefer-offline` for npm and pnpm (an install takes what the machine's
+ * generated `src/auth.ts` trusts any host), never what a user's `npm run build` makes; plus
+ * `prefer-offline` for npm and pnpm (an install takes what the machine's
  * package cache holds without asking the registry whether it is still current, and fetches only
  * what is missing: 4 s instead of 7.7 s for kit2-ts); plus prebuild-install's local folder
  * (./prebuilds.js); plus `extra`.

@@ -251,15 +251,18 @@ function topRoutes(routes: readonly string[]): string[] {
 /** `items` after `prefix`, comma separated, wrapped at {@link LIST_WIDTH} with the following lines indented under the first item. */
 function wrapped(prefix: string, items: readonly string[]): string[] {
 	const indent = ' '.repeat(prefix.length);
-	const lines = [prefix];
+	const lines: string[] = [];
+	let line = prefix;
 	items.forEach((item, i) => {
 		const text = i < items.length - 1 ? `${item},` : item;
-		const last = lines.length - 1;
-		const start = last === 0 ? prefix : indent;
-		if (lines[last] === start || `${lines[last]} ${text}`.length <= LIST_WIDTH) lines[last] = lines[last] === start ? `${start}${text}` : `${lines[last]} ${text}`;
-		else lines.push(`${indent}${text}`);
+		const empty = line === prefix || line === indent;
+		if (!empty && `${line} ${text}`.length > LIST_WIDTH) {
+			lines.push(line);
+			line = indent;
+		}
+		line = line === prefix || line === indent ? `${line}${text}` : `${line} ${text}`;
 	});
-	return lines;
+	return [...lines, line];
 }
 
 /**

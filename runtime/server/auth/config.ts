@@ -80,8 +80,9 @@ export interface Logger {
 	error(error: Error): void;
 	/**
 	 * A setting the app lacks, as one line saying what to set (an OAuth provider without its
-	 * keys): each message once per process, whichever function takes it (an app's lazy config
-	 * is resolved on every request). Default: `console.warn`.
+	 * keys): each message once per process for each function it goes to, so an app's lazy
+	 * config, resolved on every request, says it once when its `warn` is defined once, outside
+	 * the config function. Default: `console.warn`.
 	 */
 	warn(message: string): void;
 }

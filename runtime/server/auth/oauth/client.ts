@@ -1,5 +1,6 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
 import * as oauth from 'oauth4webapi';
+import { isLoopbackHost } from '../http/redirects.js';
 import { customFetch, endpointUrl, type FetchLike, type OAuthConfig, type OIDCConfig } from '../providers/types.js';
 
 /**
@@ -29,16 +30,14 @@ export function isOpenIdConnect(provider: OAuthConfig): provider is OIDCConfig {
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const discovered = new Map<string, { at: number; metadata: Promise<oauth.AuthorizationServer> }>();
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /**
  * Plain http is accepted only when every http URL of the provider is on this machine (a local
- * development provider such as `create-auth dev-idp`); anything else must be https, which
+ * development provider such as `create-auth dev-idp`; {@link isLoopbackHost}); anything else must be https, which
  * oauth4webapi enforces.
  */
 export function allowsInsecureRequests(urls: (string | undefined)[]): boolean {
 	const http = urls.filter((url): url is string => !!url && url.startsWith('http:'));
-	return http.length > 0 && http.every((url) => LOOPBACK.has(new URL(url).hostname));
+	return http.length > 0 && http.every((url) => isLoopbackHost(new URL(url).hostname));
 }
 
 /**
