@@ -6,9 +6,10 @@ import { parse } from '@babel/parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ANSWERS, validateAnswers, type Answers } from './answers.js';
 import { loadRuntime, loadTemplates, loadToolPackage, type TextFiles } from './assets.js';
-import { MANIFEST_PATH, parseManifest } from './manifest.js';
+import { digest, MANIFEST_PATH, parseManifest } from './manifest.js';
 import { planInit, type Plan, type PlanInput } from './plan.js';
 import { detectProject, type Project } from './project.js';
+import { applied } from './test/applied.js';
 
 const FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit2-ts', import.meta.url));
 const KIT3_FIXTURE = fileURLToPath(new URL('../e2e/fixtures/kit3-ts', import.meta.url));
@@ -32,16 +33,6 @@ beforeAll(async () => {
 	]);
 });
 
-/** The project as it would be after writing the plan's operations. */
-function applied(project: Project, plan: Plan): Project {
-	const files = { ...project.files };
-	let packageJson = project.packageJson;
-	for (const op of plan.operations) {
-		if (op.path === 'package.json') packageJson = op.content!;
-		else files[op.path] = op.content;
-	}
-	return { ...project, files, packageJson };
-}
 
 const paths = (plan: Plan) => plan.operations.map((op) => op.path);
 const contentOf = (plan: Plan, path: string) => plan.operations.find((op) => op.path === path)?.content;
@@ -190,11 +181,12 @@ describe('planInit on an app that already has files', () => {
 		const path = 'src/lib/server/auth/errors.ts';
 		const edited: Project = { ...after, files: { ...after.files, [path]: `// my note\n${after.files[path]}` } };
 		const changedRuntime: TextFiles = { ...base.runtime, 'server/auth/errors.ts': `${base.runtime['server/auth/errors.ts']}// v2\n` };
-		const plan = await planInit({ ...base, runtime: changedRuntime, project: edited });
+		const release = async (version: string) => (version === base.tool.version ? base.runtime : undefined);
+		const plan = await planInit({ ...base, tool: { ...base.tool, version: '99.0.0' }, runtime: changedRuntime, project: edited, release });
 		expect(plan.operations.find((op) => op.path === path)?.content).toBe(`// my note\n${base.runtime['server/auth/errors.ts']}// v2\n`);
 		expect(plan.conflicts).toEqual([]);
 		const manifest = parseManifest(plan.operations.find((op) => op.path === MANIFEST_PATH)!.content)!;
-		expect(manifest.files[path]).toEqual({ strategy: 'managed', content: changedRuntime['server/auth/errors.ts'] });
+		expect(manifest.files[path]).toEqual({ strategy: 'managed', sha256: digest(changedRuntime['server/auth/errors.ts']!) });
 	});
 
 	it('updates a generated file the user has not touched when the template changes', async () => {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { buildsFor, isAdapterAsset } from './adapters.js';
 import { resolveAnswers, type Answers, type ResolvedAnswers } from './answers.js';
@@ -16,7 +15,7 @@ import { addAuthModels } from './edits/prisma-schema.js';
 import { addD1Database, authDatabase, newWranglerConfig, NEW_WRANGLER_CONFIG, readWranglerConfig, workerName, type D1Database, type WranglerConfig } from './wrangler.js';
 import { authEnvVars, type AuthEnvVar } from './env-vars.js';
 import type { DrizzleDialect } from './drizzle.js';
-import { MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
+import { digest, isAsWritten, isManifestText, MANIFEST_PATH, parseManifest, serializeManifest, type FileStrategy, type Manifest, type ManifestFile } from './manifest.js';
 import type { Formatter } from './format.js';
 import type { Project } from './project.js';
 import { runtimeClosure } from './vendor.js';
@@ -46,6 +45,12 @@ export interface PlanInput {
 	 * manifest recorded it is not formatted again: its recorded text is reused.
 	 */
 	format?: Formatter;
+	/**
+	 * The vendored runtime of an earlier create-auth release (keyed as {@link PlanInput.runtime}),
+	 * or undefined when it is out of reach; asked only for the merge base of a runtime file the
+	 * user edited since that release wrote it ({@link baseOfManaged}). Absent: no release is reachable.
+	 */
+	release?: (version: string) => Promise<TextFiles | undefined>;
 }
 
 /**
@@ -269,35 +274,79 @@ function d1Database(project: Project): NonNullable<PlanRun['d1']> {
 	return { config, worker, database: authDatabase(config, project.libDir, worker).database };
 }
 
-/** A rendering as the app's Prettier writes it; the manifest's text when the rendering is unchanged. */
-async function formatted(run: PlanRun, path: string, rendered: string, base?: ManifestFile): Promise<string> {
+/**
+ * A rendering as the app's Prettier writes it; `recorded`, the text last written, when the
+ * rendering is the one the manifest records (formatting it again would give the same text).
+ */
+async function formatted(run: PlanRun, path: string, rendered: string, base?: ManifestFile, recorded?: string): Promise<string> {
 	const { format } = run.input;
 	if (!format) return rendered;
-	if (base && 'rendered' in base && base.rendered === digest(rendered)) return base.content;
+	if (recorded !== undefined && base && 'rendered' in base && base.rendered === digest(rendered)) return recorded;
 	return format(path, rendered);
+}
+
+/**
+ * The text a generated file's record stands for without asking a release: a `merge` file's
+ * kept text, or the app's copy of a `managed` file while it is as written.
+ */
+function recordedText(base: ManifestFile | undefined, current: string | undefined): string | undefined {
+	if (!base || base.strategy === 'patch') return undefined;
+	if (base.content !== undefined) return base.content;
+	return current !== undefined && isAsWritten(base, current) ? current : undefined;
+}
+
+/**
+ * The merge base of a `managed` runtime file the manifest records by digest only, when the
+ * app's copy is no longer as written: the runtime file of the release that wrote it (this
+ * version's own, or {@link PlanInput.release}), laid out by the app's Prettier; undefined when
+ * that release is out of reach or its file is not the one recorded.
+ */
+async function baseOfManaged(run: PlanRun, path: string, base: Extract<ManifestFile, { strategy: 'managed' }>): Promise<string | undefined> {
+	const release = base.release ?? run.manifest!.version;
+	const runtime = release === run.input.tool.version ? run.input.runtime : await run.input.release?.(release);
+	const raw = runtime?.[path.slice(run.project.libDir.length + 1)];
+	if (raw === undefined || digest(raw) !== (base.rendered ?? base.sha256)) return undefined;
+	return run.input.format ? run.input.format(path, raw) : raw;
 }
 
 /**
  * A file the tool generates (`managed` runtime, `merge` user files), reconciled 3-way with the
  * app's copy and the manifest's base; `fromRendered` is the rendering of the previous answers.
+ * An edited runtime file whose base is out of reach is left as it is, with its old record and a
+ * manual step.
  */
 async function own(run: PlanRun, path: string, strategy: 'managed' | 'merge', rendered: string, fromRendered?: string): Promise<void> {
 	const { project, input, plan } = run;
 	// A runtime module a release moved: the app's copy and record of its old path stand in (renames.ts).
 	const from = strategy === 'managed' ? movedFrom(path, project.libDir, run.manifest) : undefined;
 	const carried = from !== undefined && project.files[path] === undefined ? project.files[from] : undefined;
+	const current = project.files[path] ?? carried;
 	const base = run.manifest?.files[from ?? path];
-	const content = await formatted(run, path, rendered, base);
+	const recorded = recordedText(base, current);
+	const content = await formatted(run, path, rendered, base, recorded);
+	const baseText = recorded ?? (base?.strategy === 'managed' && current !== undefined ? await baseOfManaged(run, from ?? path, base) : undefined);
+	if (base?.strategy === 'managed' && current !== undefined && baseText === undefined) {
+		const release = base.release ?? run.manifest!.version;
+		const yours = from ?? path;
+		run.recorded[yours] = { ...base, release };
+		plan.skipped.push({ path: yours, reason: `you edited it, and create-auth ${release}'s copy to merge your edits with is out of reach: left as it is` });
+		plan.pending.push(
+			`${yours}: merge your edits into create-auth ${input.tool.version}'s copy${from ? ` (now ${path})` : ''}. Its base, create-auth ${release}'s copy, could not be fetched (npm pack create-auth@${release}); ` +
+				`run create-auth regenerate again where npm reaches the registry, or delete it and run create-auth regenerate --restore ${path} to take the new copy instead.`
+		);
+		return;
+	}
 	const result = reconcileFile({
 		path,
-		current: project.files[path] ?? carried,
-		base: base && 'content' in base ? base.content : undefined,
+		current,
+		base: baseText,
 		next: content,
 		from: fromRendered === undefined ? undefined : await formatted(run, path, fromRendered),
 		restore: input.restore?.includes(path) ?? false,
 		labels: { ours: 'yours', theirs: `create-auth ${input.tool.version}` }
 	});
-	if (result.record) run.recorded[path] = { strategy, content, ...(input.format ? { rendered: digest(rendered) } : {}) };
+	const formattedFrom = input.format ? { rendered: digest(rendered) } : {};
+	if (result.record) run.recorded[path] = strategy === 'managed' ? { strategy, sha256: digest(content), ...formattedFrom } : { strategy, content, ...formattedFrom };
 	// A carried copy the merge keeps as it is still moves to the new path.
 	const text = result.write ?? (result.record && !result.skipped ? carried : undefined);
 	if (text !== undefined) write(run, path, strategy, text);
@@ -394,7 +443,7 @@ function planDropped(run: PlanRun): void {
 		if (run.recorded[path] || file.strategy === 'patch' || project.files[path] === undefined) continue;
 		// A moved runtime module's old copy: its text, edits included, went to the new path (own).
 		const moved = movedTo(path, project.libDir);
-		if (project.files[path] === file.content || (moved && run.recorded[moved])) write(run, path, file.strategy, undefined);
+		if (isAsWritten(file, project.files[path]) || (moved && run.recorded[moved])) write(run, path, file.strategy, undefined);
 		else run.plan.skipped.push({ path, reason: 'no longer generated; kept because you changed it' });
 	}
 }
@@ -506,15 +555,10 @@ function planManifest(run: PlanRun): void {
 		pending: plan.pending,
 		...(plan.conflicts.length > 0 ? { conflicts: plan.conflicts } : {})
 	};
-	const manifestText = serializeManifest(next);
-	if (manifestText !== project.files[MANIFEST_PATH]) {
-		plan.operations.push({ path: MANIFEST_PATH, strategy: 'tool', content: manifestText, previous: project.files[MANIFEST_PATH] });
+	const previous = project.files[MANIFEST_PATH];
+	if (!isManifestText(previous, next)) {
+		plan.operations.push({ path: MANIFEST_PATH, strategy: 'tool', content: serializeManifest(next), previous });
 	}
-}
-
-/** What the manifest records of a rendering, to tell whether it changed: SHA-256, hex. */
-function digest(text: string): string {
-	return createHash('sha256').update(text).digest('hex');
 }
 
 function sameAnswers(a: Answers, b: Answers): boolean {

@@ -270,9 +270,13 @@ export async function copyApp(appDir) {
 	return target;
 }
 
+/** The most a manifest this version writes may weigh, in bytes: users commit it. */
+export const MANIFEST_LIMIT = 50_000;
+
 /**
  * Run the CLI (`node bin/create-auth.js ...args`) in `appDir`: stdin ignored (not a TTY),
- * `CI=1`, `NO_COLOR=1` (override with `env`). Never throws on a non-zero exit.
+ * `CI=1`, `NO_COLOR=1` (override with `env`). Never throws on a non-zero exit; throws when this
+ * repo's CLI left a manifest over {@link MANIFEST_LIMIT}.
  * `node`: the node binary to run it with (default: ours, `process.execPath`), e.g.
  * `(await node22()).node`; pass that toolchain's `env` too, so that the npm the CLI runs uses it.
  * `bin`: another create-auth's entry (default: this repo's), e.g. an earlier release's
@@ -288,6 +292,10 @@ export async function runCli(appDir, args, { env = {}, timeout = 600_000, echo =
 	const result = await timed('cliRuns', `${appLabel(appDir)}: ${args.join(' ')}`, () => run(node, [bin, ...args], { cwd: appDir, env: cliEnv, timeout, echo }));
 	// The CLI may have installed the app's dependencies.
 	keepPrebuilds(appDir, cleanEnv(cliEnv));
+	const manifest = await fs.stat(path.join(appDir, '.create-auth', 'manifest.json')).catch(() => undefined);
+	if (bin === cliBin && manifest && manifest.size > MANIFEST_LIMIT) {
+		throw new Error(`${appLabel(appDir)}: create-auth ${args.join(' ')} wrote a manifest of ${manifest.size} bytes, over ${MANIFEST_LIMIT}`);
+	}
 	return result;
 }
 

@@ -5,6 +5,7 @@ import type { Answers } from '../answers.js';
 import { applyOperations } from '../apply.js';
 import { checkDriver } from '../driver-load.js';
 import { loadRuntime, loadTemplates, loadToolPackage } from '../assets.js';
+import { releaseRuntimes } from '../releases.js';
 import { loadFormatter, type Formatter } from '../format.js';
 import { installDependencies } from '../install.js';
 import { missingNode } from '../kit.js';
@@ -83,6 +84,7 @@ export async function writeApp(
 		loadToolPackage(),
 		loadFormatter(project.root)
 	]);
+	const release = releaseRuntimes();
 	// The prior edits go into the first plan only: a later one (the late formatting) starts from the files as written.
 	const planFor = async (state: Project, formatter: Formatter | undefined, prior: PriorEdits = {}) =>
 		withPriorEdits(
@@ -95,7 +97,8 @@ export async function writeApp(
 				authSecret: randomBytes(32).toString('base64url'),
 				databaseUrl: options.databaseUrl,
 				restore: options.restore,
-				format: formatter
+				format: formatter,
+				release
 			}),
 			prior
 		);

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../manifest.js';
+import { digest, type Manifest } from '../manifest.js';
 import { compareVersions, manifestCheck, manifestChecks } from './manifest.js';
 
 const manifest = (extra: Partial<Manifest> = {}): Manifest => ({
 	version: '1.2.0',
 	answers: { providers: ['credentials', 'github'], strategy: 'jwt', adapter: 'sqlite', protect: ['/account'], rateLimit: 'memory' },
 	files: {
-		'src/lib/server/auth/kit.ts': { strategy: 'managed', content: 'kit v1\n' },
+		// One record as the manifest writes them (a digest), one of the older kind (the text).
+		'src/lib/server/auth/kit.ts': { strategy: 'managed', sha256: digest('kit v1\n') },
 		'src/lib/auth/SignIn.svelte': { strategy: 'managed', content: 'sign in v1\n' },
 		'src/auth.ts': { strategy: 'merge', content: 'auth v1\n' },
 		'src/hooks.server.ts': { strategy: 'patch', edits: ['handle'] }

@@ -1,4 +1,4 @@
-import { MANIFEST_PATH, type Manifest } from '../manifest.js';
+import { isAsWritten, MANIFEST_PATH, type Manifest } from '../manifest.js';
 import type { Check } from './check.js';
 import type { DoctorInput } from './gather.js';
 
@@ -88,10 +88,10 @@ export function manifestChecks(input: Pick<DoctorInput, 'toolVersion' | 'libDir'
 
 	const runtime = Object.entries(manifest.files).flatMap(([path, file]) =>
 		file.strategy === 'managed' && (path.startsWith(`${input.libDir}/server/auth/`) || path.startsWith(`${input.libDir}/auth/`))
-			? [{ path, base: file.content }]
+			? [{ path, file }]
 			: []
 	);
-	const edited = runtime.filter(({ path, base }) => files[path] !== undefined && files[path] !== base).map(({ path }) => path);
+	const edited = runtime.filter(({ path, file }) => files[path] !== undefined && !isAsWritten(file, files[path])).map(({ path }) => path);
 	const deleted = runtime.filter(({ path }) => files[path] === undefined).map(({ path }) => path);
 	checks.push(
 		edited.length === 0
