@@ -122,6 +122,11 @@ const EXPLAINED: Array<{ file: string | RegExp; apps: RegExp; why: string }> = [
 		why: 'issue 47, a quiet first run: a passkey sign-up with no page to go back to lands on the account page, which shows who is signed in, not on the app’s home (a password sign-up gets it from the server)'
 	},
 	{
+		file: /^src\/routes\/(.+\/)?\+page\.svelte$/,
+		apps: /./,
+		why: 'issue 47, pages in the app’s look: every page sits in the vendored AuthCard, which takes the app’s background, text colour and font (light or dark as the app is) instead of a card of its own colours, copied into each page, that went dark on a white app; /account is as wide as a desktop screen allows'
+	},
+	{
 		file: /^src\/authorization\.(ts|js)$/,
 		apps: /./,
 		why: 'issue 30, per-request cost: matchesRequestPath is synchronous (the base path needs no config), so the guard calls it without await and a request outside the protected prefixes costs no promise there'

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createRawSnippet } from 'svelte';
 import { render } from 'svelte/server';
 import { describe, expect, it } from 'vitest';
+import AuthCard from './AuthCard.svelte';
 import SignIn from './SignIn.svelte';
 import SignOut from './SignOut.svelte';
 
@@ -60,5 +62,22 @@ describe('<SignOut>', () => {
 		expect(html(body)).toBe(
 			'<form method="POST" action="/logout"><input type="hidden" name="redirectTo" value="/bye"/><button>Leave</button></form>'
 		);
+	});
+});
+
+describe('<AuthCard>', () => {
+	it('wraps the page in one card, form-wide by default and wide when asked', () => {
+		const narrow = html(render(AuthCard, { props: { children: snippet('<h1>Sign in</h1>') } }).body);
+		expect(narrow).toMatch(/^<div class="auth-card svelte-\w+"><h1>Sign in<\/h1><\/div>$/);
+		const wide = html(render(AuthCard, { props: { children: snippet('<h1>Your account</h1>'), wide: true } }).body);
+		expect(wide).toMatch(/^<div class="auth-card svelte-\w+ wide"><h1>Your account<\/h1><\/div>$/);
+	});
+
+	it('takes no background, text colour or font of its own, and mixes its colours from the text colour', () => {
+		const source = readFileSync(new URL('./AuthCard.svelte', import.meta.url), 'utf8');
+		const style = source.slice(source.indexOf('<style>'));
+		expect(style).not.toMatch(/(^|\s)(background|color|font-family|color-scheme|box-shadow):/m);
+		expect(style).not.toContain('prefers-color-scheme');
+		expect(style).toContain('--border: color-mix(in srgb, currentColor');
 	});
 });

@@ -1,4 +1,5 @@
 // Managed by create-auth: regenerate replaces this file; edit src/auth.ts instead.
+export { default as AuthCard } from './AuthCard.svelte';
 export { default as SignIn } from './SignIn.svelte';
 export { default as SignOut } from './SignOut.svelte';
 export { signIn, signOut } from './client.js';
