@@ -16,6 +16,7 @@ import { credentialsFlows } from './credentials-flow.js';
 import { build, check, copyFixture, install, removeApp, run, runCli, start, type RunResult, type Server } from './harness/app.js';
 import { launchBrowser, type Browser } from './harness/browser.js';
 import { node22, type NodeToolchain } from './harness/node.js';
+import { MANIFEST_PATH, parseManifest } from '../src/manifest.js';
 import { hasConflictMarkers, sameCode } from '../src/merge.js';
 import { RUNTIME_MOVES } from '../src/renames.js';
 import { PRE_RESHAPE, releaseBin } from './harness/release.js';
@@ -102,13 +103,15 @@ describe('a SvelteKit 2 app with auth from the previous release, edited, migrate
 		expect(overlapping).toEqual(['src/routes/signin/+page.svelte']);
 		expect(resolved?.exitCode).toBe(0);
 		expect(resolved?.stdout).not.toMatch(/overlap|changed since create-auth wrote it|To do by hand/i);
-		const manifest = JSON.parse(await fs.readFile(path.join(appDir, '.create-auth/manifest.json'), 'utf8'));
+		const manifest = parseManifest(await fs.readFile(path.join(appDir, MANIFEST_PATH), 'utf8'))!;
 		expect(manifest.version).not.toBe(PRE_RESHAPE);
+		const recordedAuth = manifest.files['src/auth.ts'];
+		if (recordedAuth?.strategy !== 'merge') throw new Error('src/auth.ts is not recorded as a merge file');
 		// sv migrate prints the long $app/env/private import over several lines: the same code as
 		// create-auth's rendering, which the manifest records as the base; the user's line follows.
 		const auth = await fs.readFile(path.join(appDir, 'src/auth.ts'), 'utf8');
-		expect(sameCode(manifest.files['src/auth.ts'].content, auth.replace(`\n${EDITS['src/auth.ts']}\n`, ''))).toBe(true);
-		expect(manifest.files['src/auth.ts'].content).toContain("from '$app/env/private';");
+		expect(sameCode(recordedAuth.content, auth.replace(`\n${EDITS['src/auth.ts']}\n`, ''))).toBe(true);
+		expect(recordedAuth.content).toContain("from '$app/env/private';");
 		for (const page of ['src/routes/signin/+page.svelte', 'src/routes/account/+page.server.ts']) {
 			expect(hasConflictMarkers(await fs.readFile(path.join(appDir, page), 'utf8'))).toBe(false);
 		}

@@ -345,8 +345,8 @@ async function own(run: PlanRun, path: string, strategy: 'managed' | 'merge', re
 		restore: input.restore?.includes(path) ?? false,
 		labels: { ours: 'yours', theirs: `create-auth ${input.tool.version}` }
 	});
-	const formattedFrom = input.format ? { rendered: digest(rendered) } : {};
-	if (result.record) run.recorded[path] = strategy === 'managed' ? { strategy, sha256: digest(content), ...formattedFrom } : { strategy, content, ...formattedFrom };
+	const renderedDigest = input.format ? { rendered: digest(rendered) } : {};
+	if (result.record) run.recorded[path] = strategy === 'managed' ? { strategy, sha256: digest(content), ...renderedDigest } : { strategy, content, ...renderedDigest };
 	// A carried copy the merge keeps as it is still moves to the new path.
 	const text = result.write ?? (result.record && !result.skipped ? carried : undefined);
 	if (text !== undefined) write(run, path, strategy, text);
