@@ -48,9 +48,18 @@ async function edit(file: string, search: string, replacement: string): Promise<
 	await writeFile(file, text.replace(search, replacement));
 }
 
+/** The folders this file makes in the system's temporary folder, removed when it ends. */
+const made: string[] = [];
+
+async function tempDir(prefix: string): Promise<string> {
+	const dir = await mkdtemp(path.join(tmpdir(), prefix));
+	made.push(dir);
+	return dir;
+}
+
 /** A copy of the tool as version N+1: same code, upstream changes in its templates and runtime. */
 async function nextVersion(): Promise<string> {
-	const tool = await mkdtemp(path.join(tmpdir(), 'create-auth-next-'));
+	const tool = await tempDir('create-auth-next-');
 	for (const part of ['bin', 'dist', 'templates', 'runtime']) await cp(path.join(ROOT, part), path.join(tool, part), { recursive: true });
 	await symlink(path.join(ROOT, 'node_modules'), path.join(tool, 'node_modules'), 'dir');
 	const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
@@ -77,11 +86,11 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 
 	beforeAll(async () => {
 		// Version N as npm would publish it, served by a registry stand-in.
-		const packed = await mkdtemp(path.join(tmpdir(), 'create-auth-packed-'));
+		const packed = await tempDir('create-auth-packed-');
 		await promisify(execFile)('npm', ['pack', ROOT, '--ignore-scripts', '--pack-destination', packed]);
 		const { version } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
 		registry = await startRegistry([{ name: 'create-auth', version, tarball: path.join(packed, `create-auth-${version}.tgz`) }]);
-		app = await mkdtemp(path.join(tmpdir(), 'create-auth-upgrade-'));
+		app = await tempDir('create-auth-upgrade-');
 		await cp(FIXTURE, app, { recursive: true });
 		next = await nextVersion();
 		expect((await run(ROOT, '-C', app, '--yes', '--no-install', '--providers', 'credentials,idp')).code).toBe(0);
@@ -97,7 +106,10 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		await edit(file('src/lib/server/auth/errors.ts'), '\n', '\n// my local note\n');
 		await edit(file('src/lib/server/auth/http/see-other.ts'), 'export function seeOther(', 'export function seeOther /* mine */(');
 	});
-	afterAll(() => registry?.close());
+	afterAll(async () => {
+		await registry?.close();
+		await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
+	});
 
 	it('keeps every user edit, applies every upstream change, conflicts only where both changed a line, and leaves deleted files deleted', async () => {
 		const result = await run(next, 'regenerate', '-C', app, '--no-install');
@@ -243,7 +255,7 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		expect(unknown.code).toBe(1);
 		expect(unknown.stderr).toContain('[E_UNKNOWN_PROVIDER]');
 		expect(unknown.stderr).toContain('credentials, email, passkey, idp, social, github, google, oidc');
-		const fresh = await mkdtemp(path.join(tmpdir(), 'create-auth-fresh-'));
+		const fresh = await tempDir('create-auth-fresh-');
 		await cp(FIXTURE, fresh, { recursive: true });
 		const noManifest = await run(next, 'regenerate', '-C', fresh);
 		expect(noManifest.stderr).toContain('[E_NO_MANIFEST]');
@@ -259,7 +271,7 @@ describe('regenerate across versions (the upgrade corpus)', () => {
 		expect(absent.stderr).toContain('[E_PROVIDER_NOT_SET_UP]');
 		expect(await snapshot(app)).toEqual(before);
 
-		const single = await mkdtemp(path.join(tmpdir(), 'create-auth-single-'));
+		const single = await tempDir('create-auth-single-');
 		await cp(FIXTURE, single, { recursive: true });
 		expect((await run(next, '-C', single, '--yes', '--no-install')).code).toBe(0);
 		const last = await run(next, 'remove-provider', 'credentials', '-C', single);
