@@ -80,7 +80,10 @@ interface StoredBases {
 	bases?: string;
 }
 
-/** SHA-256 of a text, hex: how the manifest tells a file unchanged. */
+/**
+ * SHA-256 of a text (UTF-8), as 64 hex digits: how the manifest tells a file unchanged.
+ * @see docs/architecture.md#the-manifest
+ */
 export function digest(text: string): string {
 	return createHash('sha256').update(text).digest('hex');
 }
@@ -125,7 +128,12 @@ function wellFormed(file: Partial<Record<'strategy' | 'content' | 'sha256', unkn
 	return file.strategy === 'patch';
 }
 
-/** Whether `text` is what the manifest records as last written for a generated file. */
+/**
+ * Whether `text` is what the manifest records as last written for a generated file: equal to
+ * its kept text, or (a runtime file recorded by digest) of the same {@link digest}; always false
+ * for a `patch` record, which keeps no text.
+ * @see docs/architecture.md#the-manifest
+ */
 export function isAsWritten(file: ManifestFile, text: string): boolean {
 	if (file.strategy === 'patch') return false;
 	if (file.strategy === 'managed' && file.content === undefined) return digest(text) === file.sha256;
@@ -153,12 +161,13 @@ export function serializeManifest(manifest: Manifest): string {
 }
 
 /**
- * Whether `text` is `manifest`'s text ({@link serializeManifest}), or differs from it only in how
- * `bases` was compressed (another Node's zlib may compress the same texts differently).
+ * Whether `text` records what `written` ({@link serializeManifest}'s text) does: the same text,
+ * or one that differs only in how `bases` was compressed (another Node's zlib may compress the
+ * same texts differently). Never throws: an unreadable `text` records nothing.
+ * @see docs/architecture.md#the-manifest
  */
-export function isManifestText(text: string | undefined, manifest: Manifest): boolean {
+export function isManifestText(text: string | undefined, written: string): boolean {
 	if (text === undefined) return false;
-	const written = serializeManifest(manifest);
 	if (text === written) return true;
 	const decoded = (json: string) => {
 		const { bases, ...rest } = JSON.parse(json) as StoredBases & Record<string, unknown>;

@@ -114,6 +114,18 @@ describe('regenerate across releases with a manifest of digests', () => {
 		expect(manifestOf(plan).files[then]).toEqual({ ...record, release: '0.1.9' });
 	});
 
+	it('leaves a runtime file the user deleted deleted, with no release asked for, and brings it back on --restore', async () => {
+		const first = await planInit({ ...base, tool: { ...base.tool, version: '0.1.9' }, runtime: older, project: fixture });
+		const app = applied(fixture, first);
+		const deleted = { ...app, files: { ...app.files, [ERRORS_PATH]: undefined } };
+		const release = async () => expect.fail('a deleted file needs no merge base');
+		const plan = await planInit({ ...base, project: deleted, release });
+		expect(contentOf(plan, ERRORS_PATH)).toBeUndefined();
+		expect(plan.skipped).toContainEqual({ path: ERRORS_PATH, reason: expect.stringContaining('you deleted it; left deleted') });
+		const restored = await planInit({ ...base, project: deleted, restore: [ERRORS_PATH], release });
+		expect(contentOf(restored, ERRORS_PATH)).toBe(newer[ERRORS]);
+	});
+
 	it('does not take a release file that differs from the one recorded as the base', async () => {
 		const tampered = { ...older, [ERRORS]: `${older[ERRORS]}// not what 0.1.9 wrote\n` };
 		const plan = await planInit({ ...base, project: await editedByUser(), release: async () => tampered });

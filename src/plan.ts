@@ -340,6 +340,7 @@ async function own(run: PlanRun, path: string, strategy: 'managed' | 'merge', re
 		path,
 		current,
 		base: baseText,
+		written: base !== undefined && base.strategy !== 'patch',
 		next: content,
 		from: fromRendered === undefined ? undefined : await formatted(run, path, fromRendered),
 		restore: input.restore?.includes(path) ?? false,
@@ -556,8 +557,9 @@ function planManifest(run: PlanRun): void {
 		...(plan.conflicts.length > 0 ? { conflicts: plan.conflicts } : {})
 	};
 	const previous = project.files[MANIFEST_PATH];
-	if (!isManifestText(previous, next)) {
-		plan.operations.push({ path: MANIFEST_PATH, strategy: 'tool', content: serializeManifest(next), previous });
+	const text = serializeManifest(next);
+	if (!isManifestText(previous, text)) {
+		plan.operations.push({ path: MANIFEST_PATH, strategy: 'tool', content: text, previous });
 	}
 }
 

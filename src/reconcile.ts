@@ -7,8 +7,16 @@ export interface FileVersions {
 	path: string;
 	/** A: the text on disk (undefined: absent). */
 	current: string | undefined;
-	/** O: the text last written, from the manifest (undefined: the tool never wrote it). */
+	/**
+	 * O: the text last written, from the manifest (undefined: the tool never wrote it, or, with
+	 * `written`, the file is deleted and its text is not needed).
+	 */
 	base: string | undefined;
+	/**
+	 * Whether the manifest records the file as written; default: `base` is given. True without
+	 * `base` for a deleted runtime file the manifest records by digest only.
+	 */
+	written?: boolean;
 	/** B: what this version renders for the current answers. */
 	next: string;
 	/**
@@ -39,8 +47,8 @@ export interface Reconciled {
 /**
  * Reconciles one generated file (docs/architecture.md#regenerates-3-way-merge), with O = base,
  * A = current, B = next:
- * - no base: A absent → write B; A the same code as B → own it (B is the base); A present →
- *   the user's file, left alone;
+ * - not written (no base): A absent → write B; A the same code as B → own it (B is the base);
+ *   A present → the user's file, left alone;
  * - A absent → the user deleted it: left deleted, unless `restore`;
  * - A = O → write B (even when only the layout changed); A is B, or B laid out differently
  *   ({@link sameCode}) → nothing; O = B → keep A;
@@ -48,11 +56,14 @@ export interface Reconciled {
  * With `from` (the answers changed), A is first merged with `from` as above (the version's
  * changes), then given the `from` → B difference structurally ({@link applyModuleDelta});
  * if the merged text does not parse, a line merge from `from` to B does it instead.
+ *
+ * @throws {Error} for a file written and present whose `base` the caller did not give (a bug of
+ *   the caller's: only a deleted file may go without it)
  */
 export function reconcileFile(file: FileVersions): Reconciled {
-	const { current, base, next } = file;
+	const { current, base, next, written = base !== undefined } = file;
 	const leave = (skipped?: string, record = true): Reconciled => ({ write: undefined, record, skipped, conflict: false, pending: [] });
-	if (base === undefined) {
+	if (!written) {
 		if (current === undefined) return { ...leave(), write: next };
 		return sameCode(current, next) ? leave() : leave('already exists; left as is', false);
 	}
@@ -60,6 +71,7 @@ export function reconcileFile(file: FileVersions): Reconciled {
 		if (file.restore) return { ...leave(), write: next };
 		return leave(`you deleted it; left deleted (create-auth regenerate --restore ${file.path} brings it back)`);
 	}
+	if (base === undefined) throw new Error(`reconcileFile: ${file.path} is written and present, but its base is not given`);
 	// Untouched since written: the new rendering replaces it, even when only its layout changed
 	// (the app's Prettier arrived); laid out anew by the user or a tool (sv migrate) into the same
 	// code as the new rendering: kept.

@@ -15,6 +15,7 @@ import { loadRuntime, type TextFiles } from './assets.js';
  * @returns a loader for {@link PlanInput.release}: the release's runtime, keyed as
  *   {@link loadRuntime} keys it, or undefined when npm cannot get it (offline without a cached
  *   copy, an unknown version, no npm); it never throws
+ * @see docs/architecture.md#the-manifest
  */
 export function releaseRuntimes(spec: (version: string) => string = (version) => `create-auth@${version}`): (version: string) => Promise<TextFiles | undefined> {
 	const loaded = new Map<string, Promise<TextFiles | undefined>>();
